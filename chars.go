@@ -1,0 +1,84 @@
+package weblink
+
+// Character classes of RFC 9110 §5.6 and RFC 8187 §3.2.1, as byte tables.
+const (
+	isTchar    = 1 << iota // tchar (RFC 9110 §5.6.2)
+	isAttrChar             // attr-char (RFC 8187 §3.2.1)
+	isSpace                // OWS in a field value, plus CR and LF (linkset documents)
+	isUpper                // A-Z
+)
+
+var charClass = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= isTchar | isAttrChar
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= isTchar | isAttrChar
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] |= isTchar | isAttrChar | isUpper
+	}
+	// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
+	//         "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
+	for _, c := range "!#$%&'*+-.^_`|~" {
+		t[c] |= isTchar
+	}
+	// attr-char = ALPHA / DIGIT / "!" / "#" / "$" / "&" / "+" / "-" / "." /
+	//             "^" / "_" / "`" / "|" / "~"
+	for _, c := range "!#$&+-.^_`|~" {
+		t[c] |= isAttrChar
+	}
+	for _, c := range " \t\r\n" {
+		t[c] |= isSpace
+	}
+	return t
+}()
+
+// isToken reports whether s is a non-empty token (RFC 9110 §5.6.2).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if charClass[s[i]]&isTchar == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lower returns s with ASCII letters lower-cased, allocating only when s
+// holds an upper-case letter.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if charClass[s[i]]&isUpper != 0 {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if charClass[b[j]]&isUpper != 0 {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// whitespace.
+func skipSpace(s string, i int) int {
+	for i < len(s) && charClass[s[i]]&isSpace != 0 {
+		i++
+	}
+	return i
+}
+
+// trimSpace removes leading and trailing whitespace.
+func trimSpace(s string) string {
+	i := skipSpace(s, 0)
+	j := len(s)
+	for j > i && charClass[s[j-1]]&isSpace != 0 {
+		j--
+	}
+	return s[i:j]
+}

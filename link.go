@@ -1,0 +1,146 @@
+package weblink
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+)
+
+// Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
+// the relation types that say how the context relates to it, and the target
+// attributes that describe it.
+//
+// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.3: for the
+// attributes that may occur once, only the first occurrence counts. The zero
+// Link has an empty target (which refers to the context itself) and no
+// relation types.
+type Link struct {
+	Target    string   // link target: the URI-Reference between < and >; absolute after Resolve
+	Rel       []string // relation types of the first "rel", split on whitespace, lower-cased, in order
+	Anchor    string   // first "anchor" (the link context); "" means the default context
+	Rev       []string // first "rev", split like Rel (deprecated by RFC 8288, still parsed)
+	Hreflang  []string // every "hreflang", in order
+	Media     string   // first "media"
+	Title     string   // decoded first "title*" when it decodes, else first "title"
+	TitleLang string   // language tag of the title* that was used; "" otherwise
+	Type      string   // first "type"
+	Params    []Param  // every other parameter (extension target attributes), in order
+}
+
+// Param is an extension target attribute of a link (RFC 8288 §3.4.2), such as
+// crossorigin or as in a preload link.
+//
+// A Param that came from a "name*" ext-value (RFC 8187) holds the decoded
+// text in Value and its language tag in Lang; Name never has the trailing
+// "*". A parameter written without a value ("; crossorigin") has Value "".
+type Param struct {
+	Name  string // lower-case, without a trailing "*"
+	Value string // unquoted; decoded when it came from a name* ext-value
+	Lang  string // language tag of that ext-value, if any
+}
+
+// Links is the list of links of one or more Link header fields, in the order
+// they were written.
+type Links []Link
+
+// HasRel reports whether rel is one of the relation types of l. Relation
+// types compare case-insensitively (RFC 8288 §2.1.1 and §2.1.2).
+func (l Link) HasRel(rel string) bool {
+	for _, r := range l.Rel {
+		if strings.EqualFold(r, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// Param returns the value of the first extension parameter named name
+// (compared case-insensitively, without a trailing "*") and whether there is
+// one.
+func (l Link) Param(name string) (Param, bool) {
+	for _, p := range l.Params {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Rel returns the first link that has the relation type rel, compared
+// case-insensitively, and whether there is one. It is the usual way to find
+// the "next" page of a paginated API:
+//
+//	if next, ok := links.Rel("next"); ok { ... }
+func (ls Links) Rel(rel string) (Link, bool) {
+	for _, l := range ls {
+		if l.HasRel(rel) {
+			return l, true
+		}
+	}
+	return Link{}, false
+}
+
+// Resolve returns a copy of ls whose Target and Anchor are resolved against
+// base with the algorithm of RFC 3986 §5.2, as RFC 8288 §3.1 and §3.2
+// require. The target is resolved against base, never against the anchor
+// (RFC 8288 §3.2). A Target or Anchor that net/url cannot parse is left as
+// written, as is every reference when base is nil. An empty Anchor stays
+// empty: it means the default context, which the caller knows. ls is not
+// modified.
+func (ls Links) Resolve(base *url.URL) Links {
+	out, _ := ls.resolve(base)
+	return out
+}
+
+// resolve implements Resolve and also reports the first reference that could
+// not be parsed, for ParseResponse.
+func (ls Links) resolve(base *url.URL) (Links, error) {
+	if ls == nil {
+		return nil, nil
+	}
+	out := make(Links, len(ls))
+	copy(out, ls)
+	if base == nil {
+		return out, nil
+	}
+	var errs []error
+	for i := range out {
+		l := &out[i]
+		var err error
+		l.Target, err = resolveRef(base, l.Target)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if l.Anchor != "" {
+			l.Anchor, err = resolveRef(base, l.Anchor)
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// resolveRef resolves ref against base (RFC 3986 §5.2), returning ref
+// unchanged with an error when net/url cannot parse it.
+func resolveRef(base *url.URL, ref string) (string, error) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref, &ResolveError{Ref: ref, Err: err}
+	}
+	return base.ResolveReference(u).String(), nil
+}
+
+// ResolveError reports a link target or anchor that net/url could not parse,
+// so that Resolve left it as written (DESIGN §5). ParseResponse returns it.
+type ResolveError struct {
+	Ref string // the reference as written
+	Err error  // the error from url.Parse
+}
+
+func (e *ResolveError) Error() string {
+	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the url.Parse error.
+func (e *ResolveError) Unwrap() error { return e.Err }
