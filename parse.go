@@ -289,6 +289,7 @@ func (p *parser) param(s string, i int, link *Link) (int, bool) {
 				return len(s), false
 			}
 			value = unquote(s[i+1 : end-1])
+			valueOff++ // offsets in the value count from after the quote
 			i = end
 		} else {
 			// A token, or anything up to the next ";" or "," (DESIGN §2
@@ -389,8 +390,14 @@ func (p *parser) attribute(name, value string, off int, link *Link) {
 	}
 }
 
-// extError records a star parameter that did not decode as an ext-value.
+// extError records a star parameter whose value, starting at offset off,
+// did not decode as an ext-value. The offset reported is that of the
+// problem within the value (exact unless a quoted value held escapes).
 func (p *parser) extError(off int, name string, err error) {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		off += se.Offset
+	}
 	p.errs = append(p.errs, &starError{
 		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
 		err: err,
