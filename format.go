@@ -425,13 +425,12 @@ func isRegRelType(s string) bool {
 	return true
 }
 
-// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as an
-// extension relation type must be (RFC 8288 §2.1.2): a scheme, then ":" and
-// a URI that net/url parses.
+// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as
+// an extension relation type must be (RFC 8288 §2.1.2), that net/url parses.
 func isAbsoluteURI(s string) bool {
-	if checkURI(s) >= 0 || !isPrintableASCII(s) {
+	if !hasURIScheme(s) || !isPrintableASCII(s) || checkURI(s) >= 0 {
 		return false
 	}
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != ""
+	_, err := url.Parse(s)
+	return err == nil
 }

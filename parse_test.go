@@ -336,3 +336,16 @@ func TestResolve(t *testing.T) {
 		t.Errorf("nil.Resolve = %v", got)
 	}
 }
+
+func TestEqualFoldASCIIOnly(t *testing.T) {
+	l := Link{Rel: []string{"k"}, Params: []Param{{Name: "k"}}}
+	if l.HasRel("\u212a") { // KELVIN SIGN
+		t.Error("HasRel folded a non-ASCII character")
+	}
+	if _, ok := l.Param("\u212a"); ok {
+		t.Error("Param folded a non-ASCII character")
+	}
+	if !l.HasRel("K") {
+		t.Error("HasRel(K) = false")
+	}
+}

@@ -76,7 +76,7 @@ func Relations() []Relation {
 func (l Link) Unregistered() []string {
 	var out []string
 	for _, r := range l.Rel {
-		if _, ok := LookupRelation(r); ok || hasURIScheme(r) {
+		if _, ok := LookupRelation(r); ok || isAbsoluteURI(r) {
 			continue
 		}
 		out = append(out, r)
