@@ -6,6 +6,7 @@ const (
 	isAttrChar             // attr-char (RFC 8187 §3.2.1)
 	isSpace                // OWS in a field value, plus CR and LF (linkset documents)
 	isUpper                // A-Z
+	isURIChar              // unreserved, gen-delims and sub-delims (RFC 3986 §2.2, §2.3)
 )
 
 var charClass = func() (t [256]uint8) {
@@ -27,6 +28,12 @@ var charClass = func() (t [256]uint8) {
 	//             "^" / "_" / "`" / "|" / "~"
 	for _, c := range "!#$&+-.^_`|~" {
 		t[c] |= isAttrChar
+	}
+	// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+	// gen-delims = ":" / "/" / "?" / "#" / "[" / "]" / "@"
+	// sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=" {
+		t[c] |= isURIChar
 	}
 	for _, c := range " \t\r\n" {
 		t[c] |= isSpace

@@ -1,0 +1,437 @@
+package weblink
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// String returns l as one link-value (RFC 8288 §3), safe to put in a header
+// field: the result is printable ASCII whatever l holds, so no value can end
+// the field, start another header or smuggle in a second link-value.
+//
+// The target and anchor are written as URIs: an IRI is converted with RFC
+// 3987 §3.1 (UTF-8, then percent-encoding), and any byte that cannot appear in
+// a URI-reference (space, <, >, ", controls) is percent-encoded. rel, anchor,
+// rev, title and type are always quoted-strings, as the most naive receivers
+// expect (rel="next"); hreflang, media and extension parameters are tokens
+// when they can be, quoted-strings otherwise. A title or extension parameter
+// that a quoted-string cannot carry (non-ASCII text, control characters, or a
+// language tag) is written as an RFC 8187 ext-value, title*=UTF-8'lang'...;
+// a parameter with an empty value is written bare ("; crossorigin").
+//
+// What cannot be written safely is left out or made safe, never passed
+// through: a Param whose name is not a token, ends in "*" or is one of the
+// link's own attribute names is omitted; non-ASCII and control characters in
+// rel, rev, hreflang, media and type are percent-encoded; invalid UTF-8 in a
+// title becomes U+FFFD; a language tag that is not well-formed is left out.
+// Validate reports each of these.
+//
+// Parameters come in this order: rel, anchor, rev, each hreflang, media,
+// title or title*, type, then Params in order. For a Link in the form Parse
+// produces, whose Target, Anchor, Rel, Rev, Hreflang, Media and Type are
+// printable ASCII with Target and Anchor URI-references, Parse(l.String())
+// gives l back.
+func (l Link) String() string {
+	return string(l.appendTo(make([]byte, 0, l.sizeHint())))
+}
+
+// String returns ls as a Link field value: the link-values of Link.String
+// joined by ", ". An empty list gives "".
+func (ls Links) String() string {
+	n := 0
+	for _, l := range ls {
+		n += l.sizeHint() + 2
+	}
+	b := make([]byte, 0, n)
+	for i, l := range ls {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = l.appendTo(b)
+	}
+	return string(b)
+}
+
+// Add appends one Link field line to h holding all links, formatted by
+// Links.String (RFC 8288 §3). Lines already in h are kept. Add with no links
+// does nothing.
+func Add(h http.Header, links ...Link) {
+	if len(links) == 0 {
+		return
+	}
+	h["Link"] = append(h["Link"], Links(links).String())
+}
+
+// sizeHint estimates the length of l.String(), so that formatting allocates
+// once in the common case.
+func (l Link) sizeHint() int {
+	n := len(l.Target) + len(l.Anchor) + len(l.Media) + len(l.Title) + len(l.Type) + 64
+	for _, r := range l.Rel {
+		n += len(r) + 1
+	}
+	for _, r := range l.Rev {
+		n += len(r) + 1
+	}
+	for _, h := range l.Hreflang {
+		n += len(h) + 12
+	}
+	for _, p := range l.Params {
+		n += len(p.Name) + len(p.Value) + 6
+	}
+	return n
+}
+
+// appendTo appends the link-value of l to b.
+func (l Link) appendTo(b []byte) []byte {
+	b = append(b, '<')
+	b = appendURI(b, l.Target)
+	b = append(b, '>')
+	if hasToken(l.Rel) {
+		b = appendRelTypes(append(b, `; rel="`...), l.Rel)
+	}
+	if l.Anchor != "" {
+		b = append(b, `; anchor="`...)
+		b = appendURI(b, l.Anchor)
+		b = append(b, '"')
+	}
+	if hasToken(l.Rev) {
+		b = appendRelTypes(append(b, `; rev="`...), l.Rev)
+	}
+	for _, h := range l.Hreflang {
+		b = appendASCIIParam(b, "hreflang", h, false)
+	}
+	if l.Media != "" {
+		b = appendASCIIParam(b, "media", l.Media, false)
+	}
+	if l.Title != "" || l.TitleLang != "" {
+		b = appendTextParam(b, "title", l.Title, l.TitleLang, true)
+	}
+	if l.Type != "" {
+		b = appendASCIIParam(b, "type", l.Type, true)
+	}
+	for _, p := range l.Params {
+		if !isExtensionName(p.Name) {
+			continue
+		}
+		b = appendTextParam(b, p.Name, p.Value, p.Lang, false)
+	}
+	return b
+}
+
+// isExtensionName reports whether name can be written as the name of an
+// extension parameter: a token, without a trailing "*", and not one of the
+// attributes that Link has fields for.
+func isExtensionName(name string) bool {
+	if !isToken(name) || name[len(name)-1] == '*' {
+		return false
+	}
+	return !isOwnName(lower(name))
+}
+
+// isOwnName reports whether the lower-case name is an attribute that Link
+// has a field for.
+func isOwnName(name string) bool {
+	switch name {
+	case "rel", "anchor", "rev", "hreflang", "media", "title", "type":
+		return true
+	}
+	return false
+}
+
+// hasToken reports whether rels holds a non-empty relation type.
+func hasToken(rels []string) bool {
+	for _, r := range rels {
+		if r != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// appendRelTypes appends the relation types joined by a space, as the inside
+// of a quoted-string, and the closing quote (RFC 8288 §3.3).
+func appendRelTypes(b []byte, rels []string) []byte {
+	sep := false
+	for _, r := range rels {
+		if r == "" {
+			continue
+		}
+		if sep {
+			b = append(b, ' ')
+		}
+		sep = true
+		b = appendQuotedASCII(b, r)
+	}
+	return append(b, '"')
+}
+
+// appendASCIIParam appends "; name=value" for an attribute whose value is
+// ASCII by definition: a token when it is one and quote is false, otherwise
+// a quoted-string; non-ASCII and control bytes are percent-encoded.
+func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
+	b = append(b, "; "...)
+	b = append(b, name...)
+	b = append(b, '=')
+	if !quote && isToken(value) {
+		return append(b, value...)
+	}
+	b = append(b, '"')
+	b = appendQuotedASCII(b, value)
+	return append(b, '"')
+}
+
+// appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
+// §5.6.4), escaping '"' and '\' and percent-encoding bytes that are not
+// printable ASCII.
+func appendQuotedASCII(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20 || c >= 0x7f:
+			b = appendPercent(b, c)
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// appendTextParam appends a parameter whose value is text: bare when empty
+// (unless quote is set), a token or quoted-string when it is printable ASCII,
+// and an RFC 8187 ext-value "name*=UTF-8'lang'..." when it has a language or
+// characters a quoted-string cannot carry (RFC 8288 §3, RFC 8187 §3.2).
+func appendTextParam(b []byte, name, value, lang string, quote bool) []byte {
+	if lang != "" && !wellFormedLang(lang) {
+		lang = ""
+	}
+	b = append(b, "; "...)
+	b = appendLower(b, name)
+	if lang == "" && isPrintableASCII(value) {
+		switch {
+		case value == "" && !quote:
+			return b
+		case !quote && isToken(value):
+			return append(append(b, '='), value...)
+		}
+		b = append(b, `="`...)
+		b = appendQuotedASCII(b, value)
+		return append(b, '"')
+	}
+	b = append(b, "*="...)
+	return ExtValue{Lang: lang, Value: value}.appendTo(b)
+}
+
+// isPrintableASCII reports whether every byte of s is in 0x20-0x7E, which a
+// quoted-string carries as it is.
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// appendLower appends s with ASCII letters lower-cased.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if charClass[c]&isUpper != 0 {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
+func appendPercent(b []byte, c byte) []byte {
+	return append(b, '%', upperHex[c>>4], upperHex[c&15])
+}
+
+// appendURI appends ref converted to a URI-reference: the bytes of non-ASCII
+// characters percent-encoded (RFC 3987 §3.1: an IRI is mapped to a URI by
+// encoding it as UTF-8 and percent-encoding the octets that are not allowed
+// in a URI), and so is every other byte that RFC 3986 §2 does not allow, as
+// well as a "%" that does not start a %HH escape.
+func appendURI(b []byte, ref string) []byte {
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch {
+		case c == '%' && i+2 < len(ref) && isHex(ref[i+1]) && isHex(ref[i+2]):
+			b = append(b, c)
+		case charClass[c]&isURIChar != 0:
+			b = append(b, c)
+		default:
+			b = appendPercent(b, c)
+		}
+	}
+	return b
+}
+
+// isHex reports whether c is a hexadecimal digit.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// checkURI reports the first byte of ref that String would percent-encode
+// although it is not part of an IRI: a byte that is neither allowed in a
+// URI-reference nor part of a valid UTF-8 encoding of a non-ASCII character.
+// It returns -1 when there is none.
+func checkURI(ref string) int {
+	for i := 0; i < len(ref); {
+		c := ref[i]
+		switch {
+		case c == '%':
+			if i+2 >= len(ref) || !isHex(ref[i+1]) || !isHex(ref[i+2]) {
+				return i
+			}
+			i += 3
+		case charClass[c]&isURIChar != 0:
+			i++
+		case c >= utf8.RuneSelf:
+			// RFC 3987 §2.2: ucschar starts at U+00A0.
+			r, n := utf8.DecodeRuneInString(ref[i:])
+			if r == utf8.RuneError && n <= 1 || r < 0xA0 {
+				return i
+			}
+			i += n
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// ErrInvalidLink is wrapped by every problem that Validate reports; test for
+// it with errors.Is.
+var ErrInvalidLink = errors.New("weblink: invalid link")
+
+// invalid returns a Validate problem about field.
+func invalid(field, msg string) error {
+	return fmt.Errorf("%w: %s %s", ErrInvalidLink, field, msg)
+}
+
+// Validate checks l strictly against RFC 8288 before it is sent, and returns
+// every problem it finds (joined with errors.Join, each wrapping
+// ErrInvalidLink), or nil:
+//
+//   - l has at least one relation type (RFC 8288 §3.3: rel is required);
+//   - every relation type in Rel and Rev is a lower-case reg-rel-type
+//     (LOALPHA *( LOALPHA / DIGIT / "." / "-" ), §3.3) or an absolute URI
+//     (§2.1.2); registered and extension types are both accepted;
+//   - every Hreflang is a well-formed language tag (§3.4.1, RFC 5646);
+//   - Type is type/subtype (§3.4.1, RFC 6838);
+//   - Target and Anchor are URI-references or IRIs (§3.1, §3.2);
+//   - Param names are tokens, without a trailing "*", and not names that
+//     Link has fields for; language tags are well-formed;
+//   - no value holds control characters or invalid UTF-8, and rel, rev,
+//     hreflang, media and type are ASCII.
+//
+// String writes any Link safely; Validate says where String had to change
+// or leave out what l holds. It accepts unregistered relation types.
+func (l Link) Validate() error {
+	var errs []error
+	add := func(field, msg string) { errs = append(errs, invalid(field, msg)) }
+	for _, ref := range [...]struct{ field, value string }{{"target", l.Target}, {"anchor", l.Anchor}} {
+		if i := checkURI(ref.value); i >= 0 {
+			add(ref.field, quoteForError(ref.value)+" is not a URI-reference or IRI: byte "+strconv.Itoa(i)+" must be percent-encoded")
+		} else if _, err := url.Parse(string(appendURI(nil, ref.value))); err != nil {
+			add(ref.field, quoteForError(ref.value)+" is not a URI-reference: "+err.Error())
+		}
+	}
+	if !hasToken(l.Rel) {
+		add("rel", "is missing: a link needs at least one relation type (RFC 8288 §3.3)")
+	}
+	for _, rels := range [...]struct {
+		field string
+		types []string
+	}{{"rel", l.Rel}, {"rev", l.Rev}} {
+		for _, r := range rels.types {
+			if !isRegRelType(r) && !isAbsoluteURI(r) {
+				add(rels.field, quoteForError(r)+" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)")
+			}
+		}
+	}
+	for _, h := range l.Hreflang {
+		if !wellFormedLang(h) {
+			add("hreflang", quoteForError(h)+" is not a well-formed language tag (RFC 5646)")
+		}
+	}
+	if l.Type != "" {
+		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") {
+			add("type", quoteForError(l.Type)+" is not a media type type/subtype (RFC 6838)")
+		}
+	}
+	if !isPrintableASCII(l.Media) {
+		add("media", quoteForError(l.Media)+" holds non-ASCII or control characters")
+	}
+	checkText := func(field, value, lang string) {
+		if !utf8.ValidString(value) {
+			add(field, quoteForError(value)+" is not valid UTF-8")
+		}
+		if hasControl(value) {
+			add(field, quoteForError(value)+" holds control characters")
+		}
+		if lang != "" && !wellFormedLang(lang) {
+			add(field, "language "+quoteForError(lang)+" is not a well-formed language tag (RFC 5646)")
+		}
+	}
+	checkText("title", l.Title, l.TitleLang)
+	for _, p := range l.Params {
+		if !isExtensionName(p.Name) {
+			add("param", quoteForError(p.Name)+" is not a token without \"*\", or is an attribute Link has a field for")
+			continue
+		}
+		checkText("param "+p.Name, p.Value, p.Lang)
+	}
+	return errors.Join(errs...)
+}
+
+// hasControl reports whether s holds an ASCII control character or DEL, or
+// a C1 control.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || 0x80 <= r && r < 0xa0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isRegRelType reports whether s is a reg-rel-type (RFC 8288 §3.3):
+//
+//	reg-rel-type = LOALPHA *( LOALPHA / DIGIT / "." / "-" )
+func isRegRelType(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as an
+// extension relation type must be (RFC 8288 §2.1.2): a scheme, then ":" and
+// a URI that net/url parses.
+func isAbsoluteURI(s string) bool {
+	if checkURI(s) >= 0 || !isPrintableASCII(s) {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != ""
+}
