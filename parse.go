@@ -108,9 +108,9 @@ func (p *parser) parse(s string) {
 	if p.links == nil {
 		// A cheap estimate of the number of links, bounded so that
 		// hostile input cannot make it large before anything is parsed.
-		n := strings.Count(s, ">")
-		n = min(n, 64)
+		n := min(strings.Count(s, ">"), 64)
 		p.links = make(Links, 0, n)
+		p.strs = make([]string, 0, n)
 	}
 	i := 0
 	for {
