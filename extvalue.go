@@ -84,41 +84,33 @@ func ParseExtValue(s string) (ExtValue, error) {
 // in UTF-8 whatever v.Charset says, as RFC 8187 requires of producers:
 // "UTF-8'" + v.Lang + "'" followed by v.Value with every octet that is not an
 // attr-char written as an upper-case %HH escape. Invalid UTF-8 in v.Value is
-// replaced by U+FFFD first, so that the result always decodes. v.Lang is
-// written as it is; the caller checks that it is a well-formed language tag.
+// replaced by U+FFFD first, so that the result always decodes. A v.Lang that
+// is not a well-formed language tag is left out, so the result is always an
+// ext-value, printable ASCII, that ParseExtValue accepts.
 func (v ExtValue) String() string {
-	const prefix = "UTF-8'"
-	n := len(prefix) + len(v.Lang) + 1
-	for i := 0; i < len(v.Value); {
-		chunk, next := validUTF8At(v.Value, i)
-		for j := 0; j < len(chunk); j++ {
-			if charClass[chunk[j]]&isAttrChar != 0 {
-				n++
-			} else {
-				n += len("%HH")
-			}
-		}
-		i = next
+	var buf [128]byte
+	return string(v.appendTo(buf[:0]))
+}
+
+// appendTo appends the ext-value String returns to b.
+func (v ExtValue) appendTo(b []byte) []byte {
+	b = append(b, "UTF-8'"...)
+	if validLanguage(v.Lang) {
+		b = append(b, v.Lang...)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(prefix)
-	b.WriteString(v.Lang)
-	b.WriteByte('\'')
+	b = append(b, '\'')
 	for i := 0; i < len(v.Value); {
 		chunk, next := validUTF8At(v.Value, i)
 		for j := 0; j < len(chunk); j++ {
 			if c := chunk[j]; charClass[c]&isAttrChar != 0 {
-				b.WriteByte(c)
+				b = append(b, c)
 			} else {
-				b.WriteByte('%')
-				b.WriteByte(upperHex[c>>4])
-				b.WriteByte(upperHex[c&0xF])
+				b = appendPercent(b, c)
 			}
 		}
 		i = next
 	}
-	return b.String()
+	return b
 }
 
 // validUTF8At returns the UTF-8 encoding of the character at s[i], or of
@@ -134,8 +126,6 @@ func validUTF8At(s string, i int) (chunk string, next int) {
 	}
 	return s[i : i+size], i + size
 }
-
-const upperHex = "0123456789ABCDEF"
 
 // charsetError is the error for an ext-value whose charset is not decoded:
 // a *SyntaxError, for its offset, that also matches ErrCharset.
@@ -192,6 +182,12 @@ func isMimeCharsetChar(c byte) bool {
 // consumeLanguage consumes the optional language tag of an ext-value and the
 // apostrophe after it, returning the tag and the rest of s. rest is the
 // suffix of s that follows the charset's apostrophe.
+// validLanguage reports whether tag is a well-formed language tag (RFC 5646
+// §2.1) that ParseExtValue accepts: what String writes and Validate checks.
+func validLanguage(tag string) bool {
+	return tag != "" && len(tag) <= maxLanguage && allOf(tag, isLanguageChar) && wellFormedLanguage(tag)
+}
+
 func consumeLanguage(s, rest string) (lang, after string, err error) {
 	lang, after, err = consumeField(s, rest, isLanguageChar, "language")
 	switch {

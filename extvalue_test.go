@@ -364,9 +364,11 @@ func TestExtValueAllocs(t *testing.T) {
 		}
 	}
 	for _, v := range []ExtValue{{Lang: "en", Value: "£ rates"}, {Value: "a\xffb"}, {Value: "plain"}} {
-		if got := testing.AllocsPerRun(100, func() { _ = v.String() }); got != 1 {
-			t.Errorf("%#v.String() allocates %v times, want 1", v, got)
+		var sink string
+		if got := testing.AllocsPerRun(100, func() { sink = v.String() }); got > 1 {
+			t.Errorf("%#v.String() allocates %v times, want at most 1", v, got)
 		}
+		_ = sink
 	}
 	v, _ := ParseExtValue("UTF-8''plain-text")
 	if in := "UTF-8''plain-text"; v.Value != in[7:] {
@@ -425,7 +427,7 @@ func readConformance(tb testing.TB) map[string]conformanceFile {
 	return files
 }
 
-func TestConformance(t *testing.T) {
+func TestExtValueConformance(t *testing.T) {
 	type counts struct{ decode, encode, notApplicable, converted, differ int }
 	files := readConformance(t)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
