@@ -252,7 +252,6 @@ func appendLower(b []byte, s string) []byte {
 	return b
 }
 
-
 // appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
 func appendPercent(b []byte, c byte) []byte {
 	return append(b, '%', upperHex[c>>4], upperHex[c&15])
