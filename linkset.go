@@ -168,7 +168,7 @@ func (l Link) checkLinkset() error {
 
 // checkLang reports whether lang is empty or a well-formed language tag.
 func checkLang(lang string) bool {
-	return lang == "" || wellFormedLang(lang)
+	return lang == "" || validLanguage(lang)
 }
 
 // contextGroup is a link context object of MarshalJSON: the links of one
@@ -244,14 +244,6 @@ func groupParams(ps []Param) []Param {
 		return rank[lower(a.Name)] - rank[lower(b.Name)]
 	})
 	return out
-}
-
-// needsExtValue reports whether a title or parameter value goes into the
-// internationalised "name*" form: it has a language, or characters that a
-// quoted-string cannot carry. It is the choice Link.String makes between
-// name="..." and name*=UTF-8'...' (RFC 9264 §4.2.4.2).
-func needsExtValue(value, lang string) bool {
-	return lang != "" || !isPrintableASCII(value)
 }
 
 // jsonWriter builds the indented JSON of MarshalJSON.
@@ -721,7 +713,7 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 				value, err = r.str(mpath, "a string")
 			case "language":
 				lang, err = r.str(mpath, "a string holding a language tag")
-				if err == nil && lang != "" && !wellFormedLang(lang) {
+				if err == nil && lang != "" && !validLanguage(lang) {
 					err = pathError(mpath, quoteForError(lang)+" is not a well-formed language tag (RFC 5646); correct it or leave \"language\" out")
 				}
 			default:
