@@ -41,6 +41,9 @@ var charClass = func() (t [256]uint8) {
 	return t
 }()
 
+// upperHex holds the digits of upper-case %HH escapes.
+const upperHex = "0123456789ABCDEF"
+
 // isToken reports whether s is a non-empty token (RFC 9110 §5.6.2).
 func isToken(s string) bool {
 	if s == "" {
@@ -88,4 +91,27 @@ func trimSpace(s string) string {
 		j--
 	}
 	return s[i:j]
+}
+
+// equalFold reports whether a and b are equal with ASCII letters folded, the
+// case-insensitive comparison of relation types and parameter names (RFC
+// 8288 §2.1.1, §2.1.2, §3). Unlike strings.EqualFold it does not fold
+// non-ASCII characters: the Kelvin sign is not "k".
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if charClass[x]&isUpper != 0 {
+			x += 'a' - 'A'
+		}
+		if charClass[y]&isUpper != 0 {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }

@@ -110,18 +110,44 @@ func (l Link) appendTo(b []byte) []byte {
 		b = appendASCIIParam(b, "media", l.Media, false)
 	}
 	if l.Title != "" || l.TitleLang != "" {
-		b = appendTextParam(b, "title", l.Title, l.TitleLang, true)
+		b = appendTextParam(b, "title", l.Title, l.TitleLang, true, false)
 	}
 	if l.Type != "" {
 		b = appendASCIIParam(b, "type", l.Type, true)
 	}
+	starred := starNames(l.Params)
 	for _, p := range l.Params {
 		if !isExtensionName(p.Name) {
 			continue
 		}
-		b = appendTextParam(b, p.Name, p.Value, p.Lang, false)
+		b = appendTextParam(b, p.Name, p.Value, p.Lang, false, starred[lower(p.Name)])
 	}
 	return b
+}
+
+// starNames returns the lower-case names of the params that must be written
+// as ext-values, name*=..., or nil when there are none. When one value of a
+// name needs the star form, every value of that name is written in it: a
+// receiver lets name* replace every plain name parameter (RFC 8288 Appendix
+// B.2 step 16), so a plain one beside it would be lost.
+func starNames(params []Param) map[string]bool {
+	var m map[string]bool
+	for _, p := range params {
+		if needsExtValue(p.Value, p.Lang) {
+			if m == nil {
+				m = make(map[string]bool)
+			}
+			m[lower(p.Name)] = true
+		}
+	}
+	return m
+}
+
+// needsExtValue reports whether text with language lang must be written as
+// an RFC 8187 ext-value: it has a (well-formed) language, or characters that
+// a quoted-string cannot carry.
+func needsExtValue(value, lang string) bool {
+	return validLanguage(lang) || !isPrintableASCII(value)
 }
 
 // isExtensionName reports whether name can be written as the name of an
@@ -204,29 +230,26 @@ func appendQuotedASCII(b []byte, s string) []byte {
 	return b
 }
 
-// appendTextParam appends a parameter whose value is text: bare when empty
-// (unless quote is set), a token or quoted-string when it is printable ASCII,
-// and an RFC 8187 ext-value "name*=UTF-8'lang'..." when it has a language or
-// characters a quoted-string cannot carry (RFC 8288 §3, RFC 8187 §3.2).
-func appendTextParam(b []byte, name, value, lang string, quote bool) []byte {
-	if lang != "" && !wellFormedLang(lang) {
-		lang = ""
-	}
+// appendTextParam appends a parameter whose value is text: as an RFC 8187
+// ext-value "name*=UTF-8'lang'..." when star is set or needsExtValue says so
+// (RFC 8288 §3, RFC 8187 §3.2); otherwise bare when empty (unless quote is
+// set), else a token or a quoted-string.
+func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byte {
 	b = append(b, "; "...)
 	b = appendLower(b, name)
-	if lang == "" && isPrintableASCII(value) {
-		switch {
-		case value == "" && !quote:
-			return b
-		case !quote && isToken(value):
-			return append(append(b, '='), value...)
-		}
-		b = append(b, `="`...)
-		b = appendQuotedASCII(b, value)
-		return append(b, '"')
+	if star || needsExtValue(value, lang) {
+		b = append(b, "*="...)
+		return ExtValue{Lang: lang, Value: value}.appendTo(b)
 	}
-	b = append(b, "*="...)
-	return ExtValue{Lang: lang, Value: value}.appendTo(b)
+	switch {
+	case value == "" && !quote:
+		return b
+	case !quote && isToken(value):
+		return append(append(b, '='), value...)
+	}
+	b = append(b, `="`...)
+	b = appendQuotedASCII(b, value)
+	return append(b, '"')
 }
 
 // isPrintableASCII reports whether every byte of s is in 0x20-0x7E, which a
@@ -252,8 +275,6 @@ func appendLower(b []byte, s string) []byte {
 	return b
 }
 
-const upperHex = "0123456789ABCDEF"
-
 // appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
 func appendPercent(b []byte, c byte) []byte {
 	return append(b, '%', upperHex[c>>4], upperHex[c&15])
@@ -277,11 +298,6 @@ func appendURI(b []byte, ref string) []byte {
 		}
 	}
 	return b
-}
-
-// isHex reports whether c is a hexadecimal digit.
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // checkURI reports the first byte of ref that String would percent-encode
@@ -364,7 +380,7 @@ func (l Link) Validate() error {
 		}
 	}
 	for _, h := range l.Hreflang {
-		if !wellFormedLang(h) {
+		if !validLanguage(h) {
 			add("hreflang", quoteForError(h)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}
@@ -383,7 +399,7 @@ func (l Link) Validate() error {
 		if hasControl(value) {
 			add(field, quoteForError(value)+" holds control characters")
 		}
-		if lang != "" && !wellFormedLang(lang) {
+		if lang != "" && !validLanguage(lang) {
 			add(field, "language "+quoteForError(lang)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}
@@ -425,13 +441,12 @@ func isRegRelType(s string) bool {
 	return true
 }
 
-// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as an
-// extension relation type must be (RFC 8288 §2.1.2): a scheme, then ":" and
-// a URI that net/url parses.
+// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as
+// an extension relation type must be (RFC 8288 §2.1.2), that net/url parses.
 func isAbsoluteURI(s string) bool {
-	if checkURI(s) >= 0 || !isPrintableASCII(s) {
+	if !hasURIScheme(s) || !isPrintableASCII(s) || checkURI(s) >= 0 {
 		return false
 	}
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != ""
+	_, err := url.Parse(s)
+	return err == nil
 }

@@ -3,7 +3,6 @@ package weblink
 import (
 	"errors"
 	"net/url"
-	"strings"
 )
 
 // Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
@@ -47,7 +46,7 @@ type Links []Link
 // types compare case-insensitively (RFC 8288 §2.1.1 and §2.1.2).
 func (l Link) HasRel(rel string) bool {
 	for _, r := range l.Rel {
-		if strings.EqualFold(r, rel) {
+		if equalFold(r, rel) {
 			return true
 		}
 	}
@@ -59,7 +58,7 @@ func (l Link) HasRel(rel string) bool {
 // one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
-		if strings.EqualFold(p.Name, name) {
+		if equalFold(p.Name, name) {
 			return p, true
 		}
 	}

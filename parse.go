@@ -108,9 +108,9 @@ func (p *parser) parse(s string) {
 	if p.links == nil {
 		// A cheap estimate of the number of links, bounded so that
 		// hostile input cannot make it large before anything is parsed.
-		n := strings.Count(s, ">")
-		n = min(n, 64)
+		n := min(strings.Count(s, ">"), 64)
 		p.links = make(Links, 0, n)
+		p.strs = make([]string, 0, n)
 	}
 	i := 0
 	for {
@@ -289,6 +289,7 @@ func (p *parser) param(s string, i int, link *Link) (int, bool) {
 				return len(s), false
 			}
 			value = unquote(s[i+1 : end-1])
+			valueOff++ // offsets in the value count from after the quote
 			i = end
 		} else {
 			// A token, or anything up to the next ";" or "," (DESIGN §2
@@ -389,23 +390,37 @@ func (p *parser) attribute(name, value string, off int, link *Link) {
 	}
 }
 
-// extError records a star parameter that did not decode as an ext-value.
+// extError records a star parameter whose value, starting at offset off,
+// did not decode as an ext-value. The offset reported is that of the
+// problem within the value (exact unless a quoted value held escapes).
 func (p *parser) extError(off int, name string, err error) {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		off += se.Offset
+	}
 	p.errs = append(p.errs, &starError{
 		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
 		err: err,
 	})
 }
 
-// starError is a *SyntaxError about a star parameter that also wraps the
-// ext-value error, so that errors.Is(err, ErrCharset) works through Parse.
+// starError is a *SyntaxError about a star parameter that also matches
+// ErrCharset when the ext-value's charset was the problem, so that
+// errors.Is(err, ErrCharset) works through Parse. The ext-value's own
+// *SyntaxError, whose offset is within the value, is not exposed.
 type starError struct {
 	syn *SyntaxError
-	err error
+	err error // from ParseExtValue
 }
 
-func (e *starError) Error() string   { return e.syn.Error() }
-func (e *starError) Unwrap() []error { return []error{e.syn, e.err} }
+func (e *starError) Error() string { return e.syn.Error() }
+
+func (e *starError) Unwrap() []error {
+	if errors.Is(e.err, ErrCharset) {
+		return []error{e.syn, ErrCharset}
+	}
+	return []error{e.syn}
+}
 
 // finish completes the link whose parameters start at params[param0]: it
 // splits the relation types, applies title* over title (RFC 8288 erratum

@@ -1,0 +1,177 @@
+package weblink
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// formatTests has a case for every rule of DESIGN.md §4.
+var formatTests = []struct {
+	name string
+	in   Link
+	want string
+}{
+	{"order and quoting",
+		Link{Target: "https://x/?a=1", Rel: []string{"next", "last"}, Anchor: "#ctx", Rev: []string{"made"},
+			Hreflang: []string{"en", "de-CH"}, Media: "screen", Title: "Next page", Type: "text/html",
+			Params: []Param{{Name: "as", Value: "font"}, {Name: "crossorigin"}}},
+		`<https://x/?a=1>; rel="next last"; anchor="#ctx"; rev="made"; hreflang=en; hreflang=de-CH; media=screen; title="Next page"; type="text/html"; as=font; crossorigin`},
+	{"zero link", Link{}, `<>`},
+	{"tokens where possible, quoted otherwise",
+		Link{Target: "a", Media: "screen, print", Params: []Param{{Name: "x", Value: `say "hi" \o/`}, {Name: "y", Value: "a b"}}},
+		`<a>; media="screen, print"; x="say \"hi\" \\o/"; y="a b"`},
+	{"IRI to URI", Link{Target: "http://ex.com/ümlaut?q=é", Anchor: "/ä"},
+		`<http://ex.com/%C3%BCmlaut?q=%C3%A9>; anchor="/%C3%A4"`},
+	{"characters not allowed in a URI", Link{Target: "a b<c>\"d\r\nSet-Cookie: x=1", Anchor: "x\"y"},
+		`<a%20b%3Cc%3E%22d%0D%0ASet-Cookie:%20x=1>; anchor="x%22y"`},
+	{"percent escapes kept, stray percent encoded", Link{Target: "a%20b%zz%"}, `<a%20b%25zz%25>`},
+	{"title* for non-ASCII", Link{Target: "a", Title: "nächstes Kapitel"},
+		`<a>; title*=UTF-8''n%C3%A4chstes%20Kapitel`},
+	{"title* for a language", Link{Target: "a", Title: "Chapter", TitleLang: "en"},
+		`<a>; title*=UTF-8'en'Chapter`},
+	{"title* for control characters", Link{Target: "a", Title: "x\r\nLink: <evil>"},
+		`<a>; title*=UTF-8''x%0D%0ALink%3A%20%3Cevil%3E`},
+	{"invalid UTF-8 title becomes U+FFFD", Link{Target: "a", Title: "a\xffb"},
+		`<a>; title*=UTF-8''a%EF%BF%BDb`},
+	{"malformed title language left out", Link{Target: "a", Title: "x", TitleLang: "not a tag!"},
+		`<a>; title="x"`},
+	{"param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
+		`<a>; label*=UTF-8''%E6%97%A5%E6%9C%AC; note*=UTF-8'en'hi`},
+	{"one star value puts every value of the name in star form",
+		Link{Target: "a", Params: []Param{{Name: "foo"}, {Name: "bar", Value: "x"}, {Name: "Foo", Value: "\x00"}}},
+		`<a>; foo*=UTF-8''; bar=x; foo*=UTF-8''%00`},
+	{"bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
+		`<a>; crossorigin; nopush`},
+	{"unsafe param names omitted", Link{Target: "a", Params: []Param{
+		{Name: "rel", Value: "evil"}, {Name: "Title", Value: "x"}, {Name: "a b", Value: "1"}, {Name: "x\r\ny", Value: "1"},
+		{Name: "", Value: "1"}, {Name: "foo*", Value: "1"}, {Name: "ok", Value: "1"}, {Name: "UP", Value: "2"}}},
+		`<a>; ok=1; up=2`},
+	{"non-ASCII and controls percent-encoded in ASCII attributes",
+		Link{Target: "a", Rel: []string{"nëxt", "a\"b"}, Rev: []string{"x\ny"}, Hreflang: []string{"é"}, Media: "scr\reen", Type: "text/ü"},
+		`<a>; rel="n%C3%ABxt a\"b"; rev="x%0Ay"; hreflang="%C3%A9"; media="scr%0Deen"; type="text/%C3%BC"`},
+	{"empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
+		`<a>; rel="next"`},
+	{"empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
+}
+
+func TestFormat(t *testing.T) {
+	for _, tt := range formatTests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.in.String()
+			if got != tt.want {
+				t.Errorf("String() =\n%s\nwant\n%s", got, tt.want)
+			}
+			if !isPrintableASCII(got) {
+				t.Errorf("String() = %q is not printable ASCII", got)
+			}
+		})
+	}
+}
+
+func TestLinksString(t *testing.T) {
+	ls := Links{{Target: "a", Rel: []string{"next"}}, {Target: "b", Rel: []string{"prev"}}}
+	if got, want := ls.String(), `<a>; rel="next", <b>; rel="prev"`; got != want {
+		t.Errorf("String() = %s, want %s", got, want)
+	}
+	if got := Links(nil).String(); got != "" {
+		t.Errorf("nil.String() = %q", got)
+	}
+}
+
+func TestAdd(t *testing.T) {
+	h := http.Header{}
+	h.Set("Link", `</style.css>; rel=preload`)
+	Add(h, Link{Target: "/a", Rel: []string{"next"}}, Link{Target: "/b\r\nX-Evil: 1", Rel: []string{"prev"}})
+	Add(h)
+	want := []string{`</style.css>; rel=preload`, `</a>; rel="next", </b%0D%0AX-Evil:%201>; rel="prev"`}
+	if diff := cmp.Diff(want, h.Values("Link")); diff != "" {
+		t.Errorf("Link lines (-want +got):\n%s", diff)
+	}
+	if len(h) != 1 {
+		t.Errorf("Add created other fields: %v", h)
+	}
+}
+
+// TestFormatRoundTrip checks DESIGN.md §4: Parse(l.String()) gives l back
+// for links in parsed form.
+func TestFormatRoundTrip(t *testing.T) {
+	links := Links{
+		{Target: "https://x/a?b=c#d", Rel: []string{"next", "http://example.com/rel"}, Anchor: "#x", Rev: []string{"made"},
+			Hreflang: []string{"en", "fr"}, Media: "(min-width: 1px), print", Title: `quote " back \ comma , semi ;`, Type: "text/html; charset=utf-8",
+			Params: []Param{{Name: "x", Value: ""}, {Name: "y", Value: "été", Lang: "fr"}, {Name: "z", Value: "a\tb\r\n"}}},
+		{Target: "", Title: "Ümlaut", TitleLang: "de"},
+		{Target: "/", Title: "", TitleLang: "en"},
+		{Target: "a", Title: "\x00\x7f"},
+	}
+	for _, l := range links {
+		got, err := Parse(l.String())
+		if err != nil {
+			t.Errorf("Parse(%s): %v", l.String(), err)
+		}
+		if diff := cmp.Diff(Links{l}, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("round trip of %s (-want +got):\n%s", l.String(), diff)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := []Link{
+		{Target: "https://x/", Rel: []string{"next"}},
+		{Target: "", Rel: []string{"self"}, Anchor: "#a"},
+		{Target: "http://ex.com/ü", Rel: []string{"http://example.com/rels/x", "dns-prefetch", "nxt"}, Hreflang: []string{"en-GB", "cn"},
+			Type: "text/html; charset=utf-8", Title: "Ünïcode", TitleLang: "de", Params: []Param{{Name: "crossorigin"}, {Name: "as", Value: "font"}}},
+	}
+	for _, l := range ok {
+		if err := l.Validate(); err != nil {
+			t.Errorf("Validate(%s) = %v, want nil", l.String(), err)
+		}
+	}
+	bad := []struct {
+		l    Link
+		want []string // substrings, one per problem
+	}{
+		{Link{Target: "a"}, []string{"rel is missing"}},
+		{Link{Target: "a", Rel: []string{""}}, []string{"rel is missing", `rel ""`}},
+		{Link{Target: "a", Rel: []string{"Next"}}, []string{`rel "Next"`}},
+		{Link{Target: "a", Rel: []string{"next page"}}, []string{`rel "next page"`}},
+		{Link{Target: "a", Rel: []string{"next"}, Rev: []string{"x y"}}, []string{`rev "x y"`}},
+		{Link{Target: "a", Rel: []string{"n\u00ebxt"}}, []string{"rel"}},
+		{Link{Target: "a b", Rel: []string{"x"}}, []string{"target"}},
+		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{"anchor"}},
+		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{"target"}},
+		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{"target"}},
+		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US"`, `hreflang "1a"`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html"`}},
+		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{"media"}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{"title \"a\\r\\nb\" holds control characters"}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{"UTF-8"}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "t", TitleLang: "en_US"}, []string{"language"}},
+		{Link{Target: "a", Rel: []string{"x"}, Params: []Param{{Name: "rel"}, {Name: "a b"}, {Name: "x*"}, {Name: "ok", Value: "\x00"}, {Name: "l", Lang: "1a"}}},
+			[]string{`param "rel"`, `param "a b"`, `param "x*"`, "param ok", "param l"}},
+	}
+	for _, tt := range bad {
+		err := tt.l.Validate()
+		if err == nil {
+			t.Errorf("Validate(%#v) = nil, want problems %q", tt.l, tt.want)
+			continue
+		}
+		if !errors.Is(err, ErrInvalidLink) {
+			t.Errorf("Validate error %v does not match ErrInvalidLink", err)
+		}
+		msgs := strings.Split(err.Error(), "\n")
+		if len(msgs) != len(tt.want) {
+			t.Errorf("Validate(%#v) reported %d problems, want %d:\n%v", tt.l, len(msgs), len(tt.want), err)
+			continue
+		}
+		for i, w := range tt.want {
+			if !strings.Contains(msgs[i], w) {
+				t.Errorf("problem %d = %q, want it to mention %q", i, msgs[i], w)
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package weblink
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// conformanceStrings returns every string stored under one of the given keys
+// anywhere in the JSON files matching pattern: the inputs of the conformance
+// vectors in testdata, used to seed the fuzz targets.
+func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	want := make(map[string]bool)
+	for _, k := range keys {
+		want[k] = true
+	}
+	var out []string
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(x, k)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x, key)
+			}
+		case string:
+			if want[key] {
+				out = append(out, v)
+			}
+		}
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		walk(v, "")
+	}
+	return out
+}
+
+// inParsedForm reports whether l is in the domain of the round-trip promise
+// of DESIGN.md §4: Target, Anchor, Rel, Rev, Hreflang, Media and Type
+// printable ASCII, Target and Anchor URI-references, and Title and Param
+// values valid UTF-8.
+func inParsedForm(l Link) bool {
+	ascii := []string{l.Target, l.Anchor, l.Media, l.Type}
+	ascii = append(ascii, l.Rel...)
+	ascii = append(ascii, l.Rev...)
+	ascii = append(ascii, l.Hreflang...)
+	for _, s := range ascii {
+		if !isPrintableASCII(s) {
+			return false
+		}
+	}
+	// Text is written as UTF-8: invalid UTF-8 becomes U+FFFD (§4).
+	if !utf8.ValidString(l.Title) {
+		return false
+	}
+	for _, p := range l.Params {
+		if !utf8.ValidString(p.Value) {
+			return false
+		}
+	}
+	return checkURI(l.Target) < 0 && checkURI(l.Anchor) < 0
+}
+
+// FuzzParse checks that Parse never panics, that String always writes
+// printable ASCII, that formatting a parsed link and parsing it again gives
+// the same link for links in parsed form (DESIGN.md §4), and that every
+// other link is stable after one round: parsing what String wrote and
+// formatting it again gives that link back.
+func FuzzParse(f *testing.F) {
+	for _, tt := range parseTests {
+		f.Add(tt.in)
+	}
+	for _, s := range conformanceStrings(f, "testdata/conformance/link-*.json", "header", "header_lines") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		links, _ := Parse(in)
+		for _, l := range links {
+			s := l.String()
+			if !isPrintableASCII(s) {
+				t.Fatalf("String() = %q is not printable ASCII", s)
+			}
+			again, err := Parse(s)
+			if err != nil {
+				t.Fatalf("Parse(%q) of String() failed: %v", s, err)
+			}
+			if len(again) != 1 {
+				t.Fatalf("Parse(%q) gave %d links, want 1", s, len(again))
+			}
+			if inParsedForm(l) {
+				if diff := cmp.Diff(l, again[0], cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("round trip of %q via %q (-want +got):\n%s", in, s, diff)
+				}
+				continue
+			}
+			s2 := again[0].String()
+			third, err := Parse(s2)
+			if err != nil || len(third) != 1 {
+				t.Fatalf("Parse(%q) = %d links, %v", s2, len(third), err)
+			}
+			if diff := cmp.Diff(again[0], third[0], cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("no fixed point: %q formats as %q, then as %q (-want +got):\n%s", in, s, s2, diff)
+			}
+		}
+	})
+}
+
+// FuzzFormat checks that String writes printable ASCII whatever a Link holds,
+// and that the output always parses as exactly one link without error.
+func FuzzFormat(f *testing.F) {
+	f.Add("https://x/", "next", "#a", "en", "screen", "Title", "de", "text/html", "as", "font", "")
+	f.Add("a b\r\n", "n\x00ext", "\"", "\xff", "\\", "\x00\r\n", "en_US", "\"", "x*", "\xff", "fr")
+	f.Fuzz(func(t *testing.T, target, rel, anchor, hreflang, media, title, titleLang, typ, pname, pvalue, plang string) {
+		l := Link{Target: target, Rel: []string{rel, "x"}, Anchor: anchor, Rev: []string{rel}, Hreflang: []string{hreflang},
+			Media: media, Title: title, TitleLang: titleLang, Type: typ, Params: []Param{{Name: pname, Value: pvalue, Lang: plang}}}
+		s := l.String()
+		if !isPrintableASCII(s) {
+			t.Fatalf("String() = %q is not printable ASCII", s)
+		}
+		got, err := Parse(s)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("Parse(%q) = %d links, %v; want 1 link and no error", s, len(got), err)
+		}
+		// Text survives whatever it holds, when it is valid UTF-8.
+		if utf8.ValidString(title) && got[0].Title != title {
+			t.Fatalf("title %q came back as %q", title, got[0].Title)
+		}
+		if isExtensionName(pname) && utf8.ValidString(pvalue) {
+			if p, ok := got[0].Param(pname); !ok || p.Value != pvalue {
+				t.Fatalf("param %q=%q came back as %+v, %v", pname, pvalue, p, ok)
+			}
+		}
+	})
+}

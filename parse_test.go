@@ -1,0 +1,351 @@
+package weblink
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// parseTest is one case of TestParse: a field value, the links Parse must
+// return, and the offsets of the problems it must report, in order (nil
+// means the error must be nil).
+type parseTest struct {
+	name  string
+	in    string
+	want  Links
+	errAt []int
+}
+
+// parseTests has cases for every rule of DESIGN.md §2, named after it.
+var parseTests = []parseTest{
+	// Rule 1: a comma-separated list; commas inside quoted-strings and <...>
+	// do not separate; the comma is consumed; empty elements are skipped.
+	{name: "rule1/two links", in: `<a>; rel=next, <b>; rel=prev`,
+		want: Links{{Target: "a", Rel: []string{"next"}}, {Target: "b", Rel: []string{"prev"}}}},
+	{name: "rule1/no space after comma", in: `<a>; rel="next",<b>; rel="prev"`,
+		want: Links{{Target: "a", Rel: []string{"next"}}, {Target: "b", Rel: []string{"prev"}}}},
+	{name: "rule1/comma in target", in: `<http://x/a,b>; rel=next, <c>`,
+		want: Links{{Target: "http://x/a,b", Rel: []string{"next"}}, {Target: "c"}}},
+	{name: "rule1/comma and semicolon in quoted title", in: `<a>; title="x, y; z", <b>`,
+		want: Links{{Target: "a", Title: "x, y; z"}, {Target: "b"}}},
+	{name: "rule1/empty elements", in: ` , ,<a>,, ,<b>, `,
+		want: Links{{Target: "a"}, {Target: "b"}}},
+	{name: "rule1/only commas", in: `,,,`, want: nil},
+	{name: "rule1/empty", in: ``, want: nil},
+	{name: "rule1/whitespace", in: " \t ", want: nil},
+
+	// Rule 2: OWS "<" target ">"; whitespace inside the brackets removed.
+	{name: "rule2/leading OWS", in: "  \t<a>", want: Links{{Target: "a"}}},
+	{name: "rule2/space inside brackets", in: "< http://x/ >; rel=next",
+		want: Links{{Target: "http://x/", Rel: []string{"next"}}}},
+	{name: "rule2/empty target", in: "<>; rel=self", want: Links{{Target: "", Rel: []string{"self"}}}},
+	{name: "rule2/semicolon and quote in target", in: `<a;b"c>; rel=x`,
+		want: Links{{Target: `a;b"c`, Rel: []string{"x"}}}},
+
+	// Rule 3: parameters.
+	{name: "rule3/names lower-cased", in: `<a>; REL=next; TiTle="T"; X-Foo=bar`,
+		want: Links{{Target: "a", Rel: []string{"next"}, Title: "T", Params: []Param{{Name: "x-foo", Value: "bar"}}}}},
+	{name: "rule3/BWS around =", in: `<a>; rel = "next" ; foo =  bar `,
+		want: Links{{Target: "a", Rel: []string{"next"}, Params: []Param{{Name: "foo", Value: "bar"}}}}},
+	{name: "rule3/quoted-string escapes", in: `<a>; title="say \"hi\" \\ \x"`,
+		want: Links{{Target: "a", Title: `say "hi" \ x`}}},
+	{name: "rule3/unquoted value up to ; or ,", in: `<a>; type=text/html; media=screen and (min-width: 1px), <b>`,
+		want: Links{{Target: "a", Type: "text/html", Media: "screen and (min-width: 1px)"}, {Target: "b"}}},
+	{name: "rule3/quote and < in unquoted value are ordinary", in: `<a>; foo=a"b<c; bar=x`,
+		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: `a"b<c`}, {Name: "bar", Value: "x"}}}}},
+	{name: "rule3/valueless parameter", in: `<a>; rel=preload; crossorigin; as=font`,
+		want: Links{{Target: "a", Rel: []string{"preload"}, Params: []Param{{Name: "crossorigin"}, {Name: "as", Value: "font"}}}}},
+	{name: "rule3/empty value after =", in: `<a>; foo=; bar=""`,
+		want: Links{{Target: "a", Params: []Param{{Name: "foo"}, {Name: "bar"}}}}},
+	{name: "rule3/empty parameters skipped", in: `<a>;; ;rel=next;;`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}},
+	{name: "rule3/no space before semicolon", in: `<a>;rel=next;title=x`,
+		want: Links{{Target: "a", Rel: []string{"next"}, Title: "x"}}},
+
+	// Rule 4: first occurrence of rel, anchor, rev, media, title, title*,
+	// type counts; hreflang and extensions keep all.
+	{name: "rule4/first wins", in: `<a>; rel=one; rel=two; anchor="#x"; anchor="#y"; rev=r1; rev=r2; media=m1; media=m2; title=t1; title=t2; type=t/1; type=t/2`,
+		want: Links{{Target: "a", Rel: []string{"one"}, Anchor: "#x", Rev: []string{"r1"}, Media: "m1", Title: "t1", Type: "t/1"}}},
+	{name: "rule4/hreflang and extensions repeat", in: `<a>; hreflang=en; foo=1; hreflang=de; foo=2`,
+		want: Links{{Target: "a", Hreflang: []string{"en", "de"}, Params: []Param{{Name: "foo", Value: "1"}, {Name: "foo", Value: "2"}}}}},
+	{name: "rule4/first title* wins", in: `<a>; title*=UTF-8''one; title*=UTF-8''two`,
+		want: Links{{Target: "a", Title: "one"}}},
+
+	// Rule 5: relation types split on whitespace, lower-cased.
+	{name: "rule5/several types", in: `<a>; rel="start  INDEX	Next"`,
+		want: Links{{Target: "a", Rel: []string{"start", "index", "next"}}}},
+	{name: "rule5/extension type lower-cased", in: `<a>; rel="http://Example.com/Rel"`,
+		want: Links{{Target: "a", Rel: []string{"http://example.com/rel"}}}},
+	{name: "rule5/empty rel", in: `<a>; rel="  "`, want: Links{{Target: "a"}}},
+	{name: "rule5/rev split too", in: `<a>; rev="Made  Author"`,
+		want: Links{{Target: "a", Rev: []string{"made", "author"}}}},
+
+	// Rule 6: title* decoded, replaces title whatever the order.
+	{name: "rule6/title* replaces title", in: `<a>; title="plain"; title*=UTF-8'de'n%c3%a4chstes`,
+		want: Links{{Target: "a", Title: "nächstes", TitleLang: "de"}}},
+	{name: "rule6/title* before title", in: `<a>; title*=UTF-8'en'star; title="plain"`,
+		want: Links{{Target: "a", Title: "star", TitleLang: "en"}}},
+	{name: "rule6/quoted title*", in: `<a>; title*="UTF-8''%E2%82%AC"`,
+		want: Links{{Target: "a", Title: "€"}}},
+	{name: "rule6/ISO-8859-1 title*", in: `<a>; title*=iso-8859-1'en'%A3%20rates`,
+		want: Links{{Target: "a", Title: "£ rates", TitleLang: "en"}}},
+	{name: "rule6/bad title* falls back", in: `<a>; title="plain"; title*=UTF-8''%ZZ`,
+		want: Links{{Target: "a", Title: "plain"}}, errAt: []int{34}},
+	{name: "rule6/unknown charset falls back", in: `<a>; title=plain; title*=x-klingon''abc`,
+		want: Links{{Target: "a", Title: "plain"}}, errAt: []int{25}},
+
+	// Rule 7: name* replaces every plain name, at its own position.
+	{name: "rule7/name* replaces name", in: `<a>; foo=plain; bar=1; foo*=UTF-8'fr'%C3%A9t%C3%A9; foo=again`,
+		want: Links{{Target: "a", Params: []Param{{Name: "bar", Value: "1"}, {Name: "foo", Value: "été", Lang: "fr"}}}}},
+	{name: "rule7/every name* kept", in: `<a>; foo*=UTF-8''x; foo*=UTF-8''y`,
+		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "x"}, {Name: "foo", Value: "y"}}}}},
+	{name: "rule7/bad name* dropped, name stays", in: `<a>; foo=plain; foo*=nope`,
+		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "plain"}}}}, errAt: []int{25}},
+	{name: "rule7/unsupported star forms ignored", in: `<a>; rel*=UTF-8''x; rel=next; anchor*=UTF-8''y; rev*=a; hreflang*=b; media*=c; type*=d`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}},
+	{name: "rule7/upper-case star name", in: `<a>; FOO*=UTF-8''x`,
+		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "x"}}}}},
+	{name: "rule7/lone star name", in: `<a>; *=x; rel=next`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}, errAt: []int{7}},
+
+	// Rule 8: a malformed link-value is dropped whole; parsing resumes at
+	// the next comma outside quotes and brackets.
+	{name: "rule8/not starting with <", in: `junk, <a>; rel=next`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}, errAt: []int{0}},
+	{name: "rule8/bare URI", in: `<a>, http://x/; rel=next, <b>`,
+		want: Links{{Target: "a"}, {Target: "b"}}, errAt: []int{5}},
+	{name: "rule8/unclosed <", in: `<a>; rel=next, <http://x/; rel=last`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}, errAt: []int{15}},
+	{name: "rule8/cut short in a quoted-string", in: `<a>; rel=next, <b>; rel="la`,
+		want: Links{{Target: "a", Rel: []string{"next"}}}, errAt: []int{24}},
+	{name: "rule8/junk after >", in: `<a> x; rel=next, <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{4}},
+	{name: "rule8/junk after quoted value", in: `<a>; title="t"x; rel=next, <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{14}},
+	{name: "rule8/junk after valueless name", in: `<a>; foo bar, <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{9}},
+	{name: "rule8/name not a token", in: `<a>; "x"=y, <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{5}},
+	{name: "rule8/skip respects quotes", in: `<a> x; title="p, q", <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{4}},
+	{name: "rule8/skip respects brackets", in: `bad <x,y>, <b>`,
+		want: Links{{Target: "b"}}, errAt: []int{0}},
+	{name: "rule8/title smuggling a link stays a title", in: `<a>; title="x\", <evil>; rel=\"next"; rel=self`,
+		want: Links{{Target: "a", Rel: []string{"self"}, Title: `x", <evil>; rel="next`}}},
+	{name: "rule8/several problems", in: `x, <a>, y, <b>`,
+		want: Links{{Target: "a"}, {Target: "b"}}, errAt: []int{0, 8}},
+
+	// Rule 9: lenient readings that lose nothing are not errors.
+	{name: "rule9/unquoted type", in: `<a>; type=text/html; rel=alternate`,
+		want: Links{{Target: "a", Type: "text/html", Rel: []string{"alternate"}}}},
+
+	// RFC 8288 §3.5 examples.
+	{name: "rfc8288-3.5/1", in: `<http://example.com/TheBook/chapter2>; rel="previous"; title="previous chapter"`,
+		want: Links{{Target: "http://example.com/TheBook/chapter2", Rel: []string{"previous"}, Title: "previous chapter"}}},
+	{name: "rfc8288-3.5/2", in: `</>; rel="http://example.net/foo"`,
+		want: Links{{Target: "/", Rel: []string{"http://example.net/foo"}}}},
+	{name: "rfc8288-3.5/3", in: `</terms>; rel="copyright"; anchor="#foo"`,
+		want: Links{{Target: "/terms", Rel: []string{"copyright"}, Anchor: "#foo"}}},
+	{name: "rfc8288-3.5/4", in: `</TheBook/chapter2>; rel="previous"; title*=UTF-8'de'letztes%20Kapitel, </TheBook/chapter4>; rel="next"; title*=UTF-8'de'n%c3%a4chstes%20Kapitel`,
+		want: Links{
+			{Target: "/TheBook/chapter2", Rel: []string{"previous"}, Title: "letztes Kapitel", TitleLang: "de"},
+			{Target: "/TheBook/chapter4", Rel: []string{"next"}, Title: "nächstes Kapitel", TitleLang: "de"},
+		}},
+	{name: "rfc8288-3.5/5", in: `<http://example.org/>; rel="start http://example.net/relation/other"`,
+		want: Links{{Target: "http://example.org/", Rel: []string{"start", "http://example.net/relation/other"}}}},
+}
+
+func TestParse(t *testing.T) {
+	for _, tt := range parseTests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse(tt.in)
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Parse(%q) links (-want +got):\n%s", tt.in, diff)
+			}
+			if diff := cmp.Diff(tt.errAt, errorOffsets(err), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Parse(%q) error offsets (-want +got):\n%s\nerror: %v", tt.in, diff, err)
+			}
+			if err != nil {
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Offset != tt.errAt[0] {
+					t.Errorf("errors.As(%v) found %+v, want a *SyntaxError at offset %d", err, se, tt.errAt[0])
+				}
+				if !errors.Is(err, ErrSyntax) {
+					t.Errorf("errors.Is(%v, ErrSyntax) = false", err)
+				}
+			}
+		})
+	}
+}
+
+// errorOffsets returns the offsets of every *SyntaxError in err, in order.
+func errorOffsets(err error) []int {
+	var out []int
+	var walk func(error)
+	walk = func(err error) {
+		if se, ok := err.(*SyntaxError); ok {
+			out = append(out, se.Offset)
+			return
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				walk(e)
+			}
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
+}
+
+func TestParseCharsetErrorIs(t *testing.T) {
+	_, err := Parse(`<a>; title*=x-unknown''abc`)
+	if !errors.Is(err, ErrCharset) {
+		t.Errorf("Parse error %v does not match ErrCharset", err)
+	}
+}
+
+func TestParseErrorMessage(t *testing.T) {
+	_, err := Parse(`<a>; rel=next, http://x`)
+	want := `weblink: syntax error at offset 15: link-value must start with "<"`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error = %v, want prefix %q", err, want)
+	}
+}
+
+// TestParseSharedBacking checks that appending to one link's slices cannot
+// change another link.
+func TestParseSharedBacking(t *testing.T) {
+	ls, err := Parse(`<a>; rel=next; hreflang=en; x=1, <b>; rel=prev; hreflang=de; y=2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = append(ls[0].Rel, "mutated")
+	_ = append(ls[0].Hreflang, "mutated")
+	_ = append(ls[0].Params, Param{Name: "mutated"})
+	want := Link{Target: "b", Rel: []string{"prev"}, Hreflang: []string{"de"}, Params: []Param{{Name: "y", Value: "2"}}}
+	if diff := cmp.Diff(want, ls[1]); diff != "" {
+		t.Errorf("second link changed by appending to the first (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	h := http.Header{}
+	h.Add("Link", `<a>; rel=next`)
+	h.Add("Link", `<b>; REL=prev, junk`)
+	h.Add("Link", ``)
+	h.Add("Link", `x, <c>; rel=last`)
+	got, err := ParseHeader(h)
+	want := Links{
+		{Target: "a", Rel: []string{"next"}},
+		{Target: "b", Rel: []string{"prev"}},
+		{Target: "c", Rel: []string{"last"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseHeader (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{15, 0}, errorOffsets(err)); diff != "" {
+		t.Errorf("offsets (-want +got):\n%s", diff)
+	}
+	for _, line := range []string{"Link field line 2:", "Link field line 4:"} {
+		if err == nil || !strings.Contains(err.Error(), line) {
+			t.Errorf("error %v does not name %q", err, line)
+		}
+	}
+	if got, err := ParseHeader(http.Header{}); got != nil || err != nil {
+		t.Errorf("ParseHeader(empty) = %v, %v; want nil, nil", got, err)
+	}
+}
+
+func TestParseResponse(t *testing.T) {
+	req, _ := http.NewRequest("GET", "https://api.example.com/v1/items?page=2", nil)
+	resp := &http.Response{Header: http.Header{}, Request: req}
+	resp.Header.Add("Link", `</v1/items?page=3>; rel="next"; anchor="../other", <?page=1>; rel=first`)
+	resp.Header.Add("Link", `<http://[::1>; rel=bad, <https://cdn.example/x>; rel=preload`)
+	got, err := ParseResponse(resp)
+	want := Links{
+		{Target: "https://api.example.com/v1/items?page=3", Rel: []string{"next"}, Anchor: "https://api.example.com/other"},
+		{Target: "https://api.example.com/v1/items?page=1", Rel: []string{"first"}},
+		{Target: "http://[::1", Rel: []string{"bad"}},
+		{Target: "https://cdn.example/x", Rel: []string{"preload"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseResponse (-want +got):\n%s", diff)
+	}
+	var re *ResolveError
+	if !errors.As(err, &re) || re.Ref != "http://[::1" {
+		t.Errorf("ParseResponse error = %v, want a *ResolveError for http://[::1", err)
+	}
+
+	// Without a request the links come as written.
+	resp.Request = nil
+	got, _ = ParseResponse(resp)
+	if got[0].Target != "/v1/items?page=3" {
+		t.Errorf("without a request, target = %q, want it as written", got[0].Target)
+	}
+}
+
+func TestRelAndHasRel(t *testing.T) {
+	ls := Links{
+		{Target: "a", Rel: []string{"prev"}},
+		{Target: "b", Rel: []string{"first", "next"}},
+		{Target: "c", Rel: []string{"next"}},
+	}
+	if l, ok := ls.Rel("NEXT"); !ok || l.Target != "b" {
+		t.Errorf("Rel(NEXT) = %v, %v; want the first link with next", l, ok)
+	}
+	if _, ok := ls.Rel("last"); ok {
+		t.Error("Rel(last) found a link")
+	}
+	if !ls[1].HasRel("First") || ls[1].HasRel("prev") {
+		t.Error("HasRel wrong")
+	}
+	l := Link{Params: []Param{{Name: "as", Value: "font"}, {Name: "as", Value: "x"}}}
+	if p, ok := l.Param("AS"); !ok || p.Value != "font" {
+		t.Errorf("Param(AS) = %v, %v", p, ok)
+	}
+	if _, ok := l.Param("crossorigin"); ok {
+		t.Error("Param(crossorigin) found one")
+	}
+}
+
+func TestResolve(t *testing.T) {
+	base, _ := url.Parse("http://a/b/c/d;p?q")
+	in := Links{{Target: "../g", Anchor: "#frag", Rel: []string{"x"}}, {Target: "", Anchor: ""}, {Target: "%zz"}}
+	got := in.Resolve(base)
+	want := Links{{Target: "http://a/b/g", Anchor: "http://a/b/c/d;p?q#frag", Rel: []string{"x"}}, {Target: "http://a/b/c/d;p?q"}, {Target: "%zz"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Resolve (-want +got):\n%s", diff)
+	}
+	if in[0].Target != "../g" {
+		t.Error("Resolve modified its receiver")
+	}
+	if got := in.Resolve(nil); got[0].Target != "../g" {
+		t.Errorf("Resolve(nil) changed the target to %q", got[0].Target)
+	}
+	if got := Links(nil).Resolve(base); got != nil {
+		t.Errorf("nil.Resolve = %v", got)
+	}
+}
+
+func TestEqualFoldASCIIOnly(t *testing.T) {
+	l := Link{Rel: []string{"k"}, Params: []Param{{Name: "k"}}}
+	if l.HasRel("\u212a") { // KELVIN SIGN
+		t.Error("HasRel folded a non-ASCII character")
+	}
+	if _, ok := l.Param("\u212a"); ok {
+		t.Error("Param folded a non-ASCII character")
+	}
+	if !l.HasRel("K") {
+		t.Error("HasRel(K) = false")
+	}
+}
