@@ -13,7 +13,8 @@ import (
 )
 
 // ExamplePages pages through a small API that lists fruit, three pages of
-// two items, linked with rel="next" as GitHub does.
+// two items, linked with rel="next" as GitHub does (the server side uses
+// PageLinks).
 func ExamplePages() {
 	fruit := [][]string{{"apple", "banana"}, {"cherry", "damson"}, {"elderberry", "fig"}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -22,9 +23,8 @@ func ExamplePages() {
 			http.NotFound(w, r)
 			return
 		}
-		if page < len(fruit) {
-			w.Header().Set("Link", fmt.Sprintf(`</fruit?page=%d>; rel="next"`, page+1))
-		}
+		// first, prev, next and last links, relative to the request URL
+		weblink.Add(w.Header(), weblink.PageLinks(r.URL, "page", page, len(fruit))...)
 		_ = json.NewEncoder(w).Encode(fruit[page-1])
 	}))
 	defer srv.Close()

@@ -320,7 +320,7 @@ func nextLink(resp *http.Response) (*url.URL, error) {
 	if resp.Request != nil && resp.Request.URL != nil {
 		where = showURL(resp.Request.URL)
 	}
-	l, ok := links.Rel("next")
+	l, ok := links.Rel(RelNext)
 	if !ok {
 		if perr != nil {
 			return nil, fmt.Errorf("%w in %s; it may be the last page, or the next link may be the broken part: %w", ErrNextLink, where, perr)
