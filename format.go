@@ -343,11 +343,11 @@ func invalid(field, msg string) error {
 // ErrInvalidLink), or nil:
 //
 //   - l has at least one relation type (RFC 8288 §3.3: rel is required);
-//   - every relation type in Rel and Rev is a lower-case reg-rel-type
-//     (LOALPHA *( LOALPHA / DIGIT / "." / "-" ), §3.3) or an absolute URI
-//     (§2.1.2); registered and extension types are both accepted;
+//   - every relation type in Rel and Rev is lower-case and registered
+//     (§2.1.1), or a reg-rel-type (LOALPHA *( LOALPHA / DIGIT / "." / "-" ),
+//     §3.3), or an absolute URI (§2.1.2); unregistered types are accepted;
 //   - every Hreflang is a well-formed language tag (§3.4.1, RFC 5646);
-//   - Type is type/subtype (§3.4.1, RFC 6838);
+//   - Type is type/subtype (§3.4.1, RFC 6838), in printable ASCII;
 //   - Target and Anchor are URI-references or IRIs (§3.1, §3.2);
 //   - Param names are tokens, without a trailing "*", and not names that
 //     Link has fields for; language tags are well-formed;
@@ -374,7 +374,7 @@ func (l Link) Validate() error {
 		types []string
 	}{{"rel", l.Rel}, {"rev", l.Rev}} {
 		for _, r := range rels.types {
-			if !isRegRelType(r) && !isAbsoluteURI(r) {
+			if !isRegRelType(r) && !isAbsoluteURI(r) && !isRegisteredLower(r) {
 				add(rels.field, quoteForError(r)+" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)")
 			}
 		}
@@ -385,7 +385,7 @@ func (l Link) Validate() error {
 		}
 	}
 	if l.Type != "" {
-		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") {
+		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") || !isPrintableASCII(l.Type) {
 			add("type", quoteForError(l.Type)+" is not a media type type/subtype (RFC 6838)")
 		}
 	}
@@ -423,6 +423,13 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
+}
+
+// isRegisteredLower reports whether r is the lower-case name of a registered
+// relation type: a few, such as "openid2.local_id", are not reg-rel-types.
+func isRegisteredLower(r string) bool {
+	reg, ok := LookupRelation(r)
+	return ok && reg.Name == r
 }
 
 // isRegRelType reports whether s is a reg-rel-type (RFC 8288 §3.3):

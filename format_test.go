@@ -123,6 +123,7 @@ func TestValidate(t *testing.T) {
 	ok := []Link{
 		{Target: "https://x/", Rel: []string{"next"}},
 		{Target: "", Rel: []string{"self"}, Anchor: "#a"},
+		{Target: "/id", Rel: []string{"openid2.local_id"}},
 		{Target: "http://ex.com/ü", Rel: []string{"http://example.com/rels/x", "dns-prefetch", "nxt"}, Hreflang: []string{"en-GB", "cn"},
 			Type: "text/html; charset=utf-8", Title: "Ünïcode", TitleLang: "de", Params: []Param{{Name: "crossorigin"}, {Name: "as", Value: "font"}}},
 	}
@@ -147,6 +148,9 @@ func TestValidate(t *testing.T) {
 		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{"target"}},
 		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US"`, `hreflang "1a"`}},
 		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html"`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n"`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html; a=\"\u00fc\""}, []string{"type"}},
+		{Link{Target: "a", Rel: []string{"OPENID2.LOCAL_ID"}}, []string{"rel"}},
 		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{"media"}},
 		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{"title \"a\\r\\nb\" holds control characters"}},
 		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{"UTF-8"}},

@@ -9,7 +9,7 @@ import (
 // the relation types that say how the context relates to it, and the target
 // attributes that describe it.
 //
-// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.3: for the
+// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
 // attributes that may occur once, only the first occurrence counts. The zero
 // Link has an empty target (which refers to the context itself) and no
 // relation types.

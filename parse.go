@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ func ParseHeader(h http.Header) (Links, error) {
 		if err := p.err(i + 1); err != nil {
 			errs = append(errs, err)
 		}
-		p.errs = p.errs[:0]
+		p.errs, p.more = p.errs[:0], 0
 	}
 	return p.links, errors.Join(errs...)
 }
@@ -62,6 +63,9 @@ func ParseHeader(h http.Header) (Links, error) {
 // links are returned as written. A target or anchor that cannot be parsed as
 // a URI reference is left as written and reported as a *ResolveError.
 func ParseResponse(resp *http.Response) (Links, error) {
+	if resp == nil {
+		return nil, errors.New("weblink: ParseResponse called with a nil *http.Response")
+	}
 	links, err := ParseHeader(resp.Header)
 	if resp.Request == nil || resp.Request.URL == nil {
 		return links, err
@@ -71,7 +75,7 @@ func ParseResponse(resp *http.Response) (Links, error) {
 }
 
 // Flags for the target attributes of which only the first occurrence counts
-// (RFC 8288 §3.4.1 and Appendix B.3 step 14, and DESIGN §2 rule 4).
+// (RFC 8288 §3.4.1 and Appendix B.2 step 14, and DESIGN §2 rule 4).
 const (
 	seenRel = 1 << iota
 	seenAnchor
@@ -81,6 +85,7 @@ const (
 	seenTitleStar
 	seenType
 	hasStarParam // a name* extension parameter was decoded
+	titleStarOK  // the first title* decoded, into titleStar
 )
 
 // parser holds the state of one Parse or ParseHeader call. Its slices are
@@ -92,13 +97,13 @@ type parser struct {
 	strs   []string // backing for Rel, Rev and Hreflang
 	params []Param  // backing for Params
 	errs   []error
+	more   int // problems found beyond maxErrors
 
 	// per link-value
 	flags     uint
 	title     string
-	titleStar string // raw ext-value of the first title*
-	titleOff  int    // offset of titleStar
-	stars     []int  // indexes in params of decoded name* parameters
+	titleStar ExtValue // the first title*, when it decoded
+	stars     []int    // indexes in params of decoded name* parameters
 	rel, rev  string
 	hreflang  []string // hreflang values of the current link, reused
 }
@@ -166,9 +171,22 @@ func quotedEnd(s string, i int) (int, bool) {
 	return len(s), false
 }
 
+// maxErrors is how many problems one field value reports in detail; the
+// rest are counted, so that hostile input cannot make a huge error.
+const maxErrors = 16
+
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
-	p.errs = append(p.errs, &SyntaxError{Offset: off, Msg: msg})
+	p.record(&SyntaxError{Offset: off, Msg: msg})
+}
+
+// record keeps err, or only counts it once maxErrors are kept.
+func (p *parser) record(err error) {
+	if len(p.errs) < maxErrors {
+		p.errs = append(p.errs, err)
+	} else {
+		p.more++
+	}
 }
 
 // err returns the problems recorded so far, nil when there are none. A
@@ -177,7 +195,11 @@ func (p *parser) err(line int) error {
 	if len(p.errs) == 0 {
 		return nil
 	}
-	err := errors.Join(p.errs...)
+	errs := p.errs
+	if p.more > 0 {
+		errs = append(errs[:len(errs):len(errs)], fmt.Errorf("weblink: %d more problems not listed", p.more))
+	}
+	err := errors.Join(errs...)
 	if line > 0 {
 		err = &lineError{line: line, err: err}
 	}
@@ -221,7 +243,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	// Parameters go to the shared backing slices; remember where this
 	// link's part starts so that a malformed link-value can take it back.
 	p.flags = 0
-	p.title, p.titleStar, p.rel, p.rev = "", "", "", ""
+	p.title, p.rel, p.rev = "", "", ""
 	p.hreflang = p.hreflang[:0]
 	p.stars = p.stars[:0]
 	link := Link{Target: target}
@@ -327,7 +349,7 @@ func unquote(s string) string {
 }
 
 // attribute applies one parameter to the link being built (RFC 8288 §3.3,
-// §3.4 and Appendix B.3 step 14, with DESIGN §2 rules 4 to 7).
+// §3.4 and Appendix B.2 step 14, with DESIGN §2 rules 4 to 7).
 func (p *parser) attribute(name, value string, off int, link *Link) {
 	first := func(flag uint) bool {
 		if p.flags&flag != 0 {
@@ -360,9 +382,16 @@ func (p *parser) attribute(name, value string, off int, link *Link) {
 			p.title = value
 		}
 	case "title*":
+		// Decoded here, so that problems are reported in input order;
+		// applied over title in finish (erratum 5878).
 		if first(seenTitleStar) {
-			p.titleStar = value
-			p.titleOff = off
+			v, err := ParseExtValue(value)
+			if err != nil {
+				p.extError(off, "title*", err)
+			} else {
+				p.titleStar = v
+				p.flags |= titleStarOK
+			}
 		}
 	case "type":
 		if first(seenType) {
@@ -400,7 +429,7 @@ func (p *parser) extError(off int, name string, err error) {
 	if errors.As(err, &se) {
 		off += se.Offset
 	}
-	p.errs = append(p.errs, &starError{
+	p.record(&starError{
 		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
 		err: err,
 	})
@@ -439,13 +468,8 @@ func (p *parser) finish(link *Link, param0 int) {
 		link.Hreflang = p.strs[n:len(p.strs):len(p.strs)]
 	}
 	link.Title = p.title
-	if p.flags&seenTitleStar != 0 {
-		v, err := ParseExtValue(p.titleStar)
-		if err != nil {
-			p.extError(p.titleOff, "title*", err)
-		} else {
-			link.Title, link.TitleLang = v.Value, v.Lang
-		}
+	if p.flags&titleStarOK != 0 {
+		link.Title, link.TitleLang = p.titleStar.Value, p.titleStar.Lang
 	}
 	if p.flags&hasStarParam != 0 {
 		p.replaceStarred(param0)

@@ -140,6 +140,11 @@ var parseTests = []parseTest{
 	{name: "rule8/several problems", in: `x, <a>, y, <b>`,
 		want: Links{{Target: "a"}, {Target: "b"}}, errAt: []int{0, 8}},
 
+	{name: "rule9/problems in input order", in: `<a>; title*=bad; foo*=bad`,
+		want: Links{{Target: "a"}}, errAt: []int{15, 25}},
+	{name: "rule4/failed first title* still counts", in: `<a>; title=t; title*=bad; title*=UTF-8''ok`,
+		want: Links{{Target: "a", Title: "t"}}, errAt: []int{24}},
+
 	// Rule 9: lenient readings that lose nothing are not errors.
 	{name: "rule9/unquoted type", in: `<a>; type=text/html; rel=alternate`,
 		want: Links{{Target: "a", Type: "text/html", Rel: []string{"alternate"}}}},
@@ -205,6 +210,19 @@ func errorOffsets(err error) []int {
 		walk(err)
 	}
 	return out
+}
+
+func TestParseErrorsCapped(t *testing.T) {
+	_, err := Parse(strings.Repeat("x,", 1000))
+	if got := len(errorOffsets(err)); got != maxErrors {
+		t.Errorf("%d problems listed, want %d", got, maxErrors)
+	}
+	if want := "984 more problems not listed"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error does not say %q: %.200v", want, err)
+	}
+	if _, err := ParseResponse(nil); err == nil {
+		t.Error("ParseResponse(nil) gave no error")
+	}
 }
 
 func TestParseCharsetErrorIs(t *testing.T) {

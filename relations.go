@@ -8,7 +8,7 @@ import "slices"
 //go:generate go run ./internal/relgen/cmd/relgen
 
 // Relation is an entry of the IANA "Link Relations" registry (RFC 8288
-// §6.2.2), which lists the registered relation types (RFC 8288 §2.1.1).
+// §4.2), which lists the registered relation types (RFC 8288 §2.1.1).
 type Relation struct {
 	Name        string // the relation type, lower-case, such as "next"
 	Description string // what the relation means, as registered
@@ -16,7 +16,7 @@ type Relation struct {
 }
 
 // LookupRelation returns the registered relation type name and whether it is
-// registered (RFC 8288 §2.1.1, §6.2.2). Registered relation types compare
+// registered (RFC 8288 §2.1.1, §4.2). Registered relation types compare
 // case-insensitively, so "Next" finds "next"; the comparison folds only ASCII
 // letters, as every registered name is ASCII. LookupRelation does not
 // allocate.
@@ -59,7 +59,7 @@ func compareFold(reg, name string) int {
 }
 
 // Relations returns every entry of the IANA "Link Relations" registry
-// (RFC 8288 §6.2.2), sorted by name. The slice is a new copy on each call:
+// (RFC 8288 §4.2), sorted by name. The slice is a new copy on each call:
 // the caller may modify it.
 func Relations() []Relation {
 	return slices.Clone(relations[:])

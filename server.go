@@ -180,7 +180,7 @@ func newLinkSet(links []Link) *linkSet {
 func keyOf(l Link) linkKey {
 	rels := make([]string, len(l.Rel))
 	for i, r := range l.Rel {
-		rels[i] = strings.ToLower(r)
+		rels[i] = lower(r)
 	}
 	slices.Sort(rels)
 	rels = slices.Compact(rels)

@@ -3,7 +3,7 @@
 package weblink
 
 // The registered relation types of the IANA "Link Relations" registry
-// (RFC 8288 §2.1.1, §6.2.2), each with its registry description and reference.
+// (RFC 8288 §2.1.1, §4.2), each with its registry description and reference.
 const (
 	// RelAbout is the registered relation type "about". Refers to a resource
 	// that is the subject of the link's context.
