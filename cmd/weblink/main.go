@@ -104,7 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		opts:   opts,
 		out:    out,
 		stderr: stderr,
-		colour: isTerminal(stdout) && getenv("NO_COLOR") == "",
+		colour: useColour(stdout, getenv),
 		client: &http.Client{Timeout: 30 * time.Second},
 	}
 	code = c.main(values, stdin)
@@ -113,6 +113,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		code = exitNone
 	}
 	return code
+}
+
+// useColour reports whether the table may use colours: only on a terminal,
+// and not when NO_COLOR is set to something (https://no-color.org).
+func useColour(stdout io.Writer, getenv func(string) string) bool {
+	return isTerminal(stdout) && getenv("NO_COLOR") == ""
 }
 
 // isTerminal reports whether f is a terminal (a character device), without

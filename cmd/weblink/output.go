@@ -45,10 +45,15 @@ func (c *command) table(pageURL string, links weblink.Links) {
 	for _, l := range links {
 		rows = append(rows, []cell{c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
 	}
-	var widths [4]int
-	for _, row := range rows[1:] {
+	var widths [4]int // 0 for a column left out
+	for _, row := range rows {
 		for i, cl := range row {
 			widths[i] = max(widths[i], min(utf8.RuneCountInString(cl.text), maxColumn))
+		}
+	}
+	for i := 2; i < len(widths); i++ {
+		if !hasText(rows[1:], i) {
+			widths[i] = 0 // a title or attributes column with nothing in it
 		}
 	}
 	var b strings.Builder
@@ -70,6 +75,16 @@ func (c *command) table(pageURL string, links weblink.Links) {
 		c.out.WriteString(b.String())
 		c.out.WriteByte('\n')
 	}
+}
+
+// hasText reports whether some row has text in column i.
+func hasText(rows [][]cell, i int) bool {
+	for _, row := range rows {
+		if row[i].text != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // style wraps s in an ANSI colour when colours are on.
