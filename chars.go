@@ -41,6 +41,9 @@ var charClass = func() (t [256]uint8) {
 	return t
 }()
 
+// upperHex holds the digits of upper-case %HH escapes.
+const upperHex = "0123456789ABCDEF"
+
 // isToken reports whether s is a non-empty token (RFC 9110 §5.6.2).
 func isToken(s string) bool {
 	if s == "" {

@@ -209,7 +209,7 @@ func appendQuotedASCII(b []byte, s string) []byte {
 // and an RFC 8187 ext-value "name*=UTF-8'lang'..." when it has a language or
 // characters a quoted-string cannot carry (RFC 8288 §3, RFC 8187 §3.2).
 func appendTextParam(b []byte, name, value, lang string, quote bool) []byte {
-	if lang != "" && !wellFormedLang(lang) {
+	if lang != "" && !validLanguage(lang) {
 		lang = ""
 	}
 	b = append(b, "; "...)
@@ -252,8 +252,6 @@ func appendLower(b []byte, s string) []byte {
 	return b
 }
 
-const upperHex = "0123456789ABCDEF"
-
 // appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
 func appendPercent(b []byte, c byte) []byte {
 	return append(b, '%', upperHex[c>>4], upperHex[c&15])
@@ -277,11 +275,6 @@ func appendURI(b []byte, ref string) []byte {
 		}
 	}
 	return b
-}
-
-// isHex reports whether c is a hexadecimal digit.
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // checkURI reports the first byte of ref that String would percent-encode
@@ -364,7 +357,7 @@ func (l Link) Validate() error {
 		}
 	}
 	for _, h := range l.Hreflang {
-		if !wellFormedLang(h) {
+		if !validLanguage(h) {
 			add("hreflang", quoteForError(h)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}
@@ -383,7 +376,7 @@ func (l Link) Validate() error {
 		if hasControl(value) {
 			add(field, quoteForError(value)+" holds control characters")
 		}
-		if lang != "" && !wellFormedLang(lang) {
+		if lang != "" && !validLanguage(lang) {
 			add(field, "language "+quoteForError(lang)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}

@@ -3,6 +3,6 @@ module github.com/weblinking/weblink
 go 1.23.0
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
+	github.com/google/go-cmp v0.7.0
+	golang.org/x/text v0.28.0
 )

@@ -108,9 +108,9 @@ func (p *parser) parse(s string) {
 	if p.links == nil {
 		// A cheap estimate of the number of links, bounded so that
 		// hostile input cannot make it large before anything is parsed.
-		n := strings.Count(s, ">")
-		n = min(n, 64)
+		n := min(strings.Count(s, ">"), 64)
 		p.links = make(Links, 0, n)
+		p.strs = make([]string, 0, n)
 	}
 	i := 0
 	for {
@@ -404,15 +404,23 @@ func (p *parser) extError(off int, name string, err error) {
 	})
 }
 
-// starError is a *SyntaxError about a star parameter that also wraps the
-// ext-value error, so that errors.Is(err, ErrCharset) works through Parse.
+// starError is a *SyntaxError about a star parameter that also matches
+// ErrCharset when the ext-value's charset was the problem, so that
+// errors.Is(err, ErrCharset) works through Parse. The ext-value's own
+// *SyntaxError, whose offset is within the value, is not exposed.
 type starError struct {
 	syn *SyntaxError
-	err error
+	err error // from ParseExtValue
 }
 
-func (e *starError) Error() string   { return e.syn.Error() }
-func (e *starError) Unwrap() []error { return []error{e.syn, e.err} }
+func (e *starError) Error() string { return e.syn.Error() }
+
+func (e *starError) Unwrap() []error {
+	if errors.Is(e.err, ErrCharset) {
+		return []error{e.syn, ErrCharset}
+	}
+	return []error{e.syn}
+}
 
 // finish completes the link whose parameters start at params[param0]: it
 // splits the relation types, applies title* over title (RFC 8288 erratum

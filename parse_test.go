@@ -95,7 +95,7 @@ var parseTests = []parseTest{
 	{name: "rule6/ISO-8859-1 title*", in: `<a>; title*=iso-8859-1'en'%A3%20rates`,
 		want: Links{{Target: "a", Title: "£ rates", TitleLang: "en"}}},
 	{name: "rule6/bad title* falls back", in: `<a>; title="plain"; title*=UTF-8''%ZZ`,
-		want: Links{{Target: "a", Title: "plain"}}, errAt: []int{35}},
+		want: Links{{Target: "a", Title: "plain"}}, errAt: []int{34}},
 	{name: "rule6/unknown charset falls back", in: `<a>; title=plain; title*=x-klingon''abc`,
 		want: Links{{Target: "a", Title: "plain"}}, errAt: []int{25}},
 
@@ -105,7 +105,7 @@ var parseTests = []parseTest{
 	{name: "rule7/every name* kept", in: `<a>; foo*=UTF-8''x; foo*=UTF-8''y`,
 		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "x"}, {Name: "foo", Value: "y"}}}}},
 	{name: "rule7/bad name* dropped, name stays", in: `<a>; foo=plain; foo*=nope`,
-		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "plain"}}}}, errAt: []int{21}},
+		want: Links{{Target: "a", Params: []Param{{Name: "foo", Value: "plain"}}}}, errAt: []int{25}},
 	{name: "rule7/unsupported star forms ignored", in: `<a>; rel*=UTF-8''x; rel=next; anchor*=UTF-8''y; rev*=a; hreflang*=b; media*=c; type*=d`,
 		want: Links{{Target: "a", Rel: []string{"next"}}}},
 	{name: "rule7/upper-case star name", in: `<a>; FOO*=UTF-8''x`,

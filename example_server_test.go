@@ -1,0 +1,116 @@
+package weblink_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/textproto"
+	"net/url"
+
+	"github.com/weblinking/weblink"
+)
+
+func ExampleMiddleware() {
+	schema := weblink.Link{Target: "/schema.json", Rel: []string{weblink.RelDescribedBy}}
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Set replaces only what the handler set; the middleware adds its
+		// links when the head is written.
+		w.Header().Set("Link", `</help>; rel="help"`)
+		io.WriteString(w, `{"items": []}`)
+	})
+	h := weblink.Middleware(schema)(api)
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/items", nil))
+	for _, line := range rec.Result().Header["Link"] {
+		fmt.Println(line)
+	}
+	// Output:
+	// </help>; rel="help"
+	// </schema.json>; rel="describedby"
+}
+
+// getWithHints requests url and prints the 103 responses and the final one.
+func getWithHints(client *http.Client, url string) {
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+		fmt.Println(code, h)
+		return nil
+	}}
+	req, _ := http.NewRequest("GET", url, nil)
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	resp, err := client.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, resp.Header["Set-Cookie"], resp.Header["Link"])
+}
+
+func ExampleEarlyHints() {
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "id", Value: "1"})
+		if r.ProtoAtLeast(1, 1) { // no 1xx responses for HTTP/1.0 clients
+			// Only the Link field goes into the 103; the cookie waits for
+			// the final response.
+			err := weblink.EarlyHints(w, weblink.Link{
+				Target: "/style.css", Rel: []string{weblink.RelPreload},
+				Params: []weblink.Param{{Name: "as", Value: "style"}},
+			})
+			if err != nil {
+				fmt.Println(err)
+			}
+		}
+		// ... render the page ...
+		io.WriteString(w, "<!doctype html>")
+	})
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	getWithHints(srv.Client(), srv.URL)
+	// Output:
+	// 103 map[Link:[</style.css>; rel="preload"; as=style]]
+	// 200 [id=1] []
+}
+
+func ExampleEarlyHintsMiddleware() {
+	links := []weblink.Link{
+		{Target: "/app.css", Rel: []string{weblink.RelPreload}, Params: []weblink.Param{{Name: "as", Value: "style"}}},
+		{Target: "https://fonts.example", Rel: []string{weblink.RelPreconnect}},
+		{Target: "/about", Rel: []string{"author"}},
+	}
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>")
+	})
+	srv := httptest.NewServer(weblink.EarlyHintsMiddleware(links...)(page))
+	defer srv.Close()
+	// The 103 holds the preload and preconnect links; the final response
+	// has all three.
+	getWithHints(srv.Client(), srv.URL)
+	// Output:
+	// 103 map[Link:[</app.css>; rel="preload"; as=style, <https://fonts.example>; rel="preconnect"]]
+	// 200 [] [</app.css>; rel="preload"; as=style, <https://fonts.example>; rel="preconnect", </about>; rel="author"]
+}
+
+func ExamplePageLinks() {
+	u, _ := url.Parse("https://api.example/items?sort=name&page=2&tag=a&tag=b#results")
+	for _, l := range weblink.PageLinks(u, "page", 2, 4) {
+		fmt.Println(l)
+	}
+
+	// A server's r.URL is relative, and so are the links.
+	h := http.Header{}
+	r := httptest.NewRequest("GET", "/items?page=4", nil)
+	weblink.Add(h, weblink.PageLinks(r.URL, "page", 4, 4)...)
+	fmt.Println(h.Get("Link"))
+
+	fmt.Println(weblink.PageLinks(u, "page", 5, 4) == nil)
+	// Output:
+	// <https://api.example/items?sort=name&page=1&tag=a&tag=b>; rel="first"
+	// <https://api.example/items?sort=name&page=1&tag=a&tag=b>; rel="prev"
+	// <https://api.example/items?sort=name&page=3&tag=a&tag=b>; rel="next"
+	// <https://api.example/items?sort=name&page=4&tag=a&tag=b>; rel="last"
+	// </items?page=1>; rel="first", </items?page=3>; rel="prev", </items?page=4>; rel="last"
+	// true
+}

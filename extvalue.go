@@ -1,0 +1,511 @@
+package weblink
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/language"
+)
+
+// ExtValue is an extended parameter value of RFC 8187 §3.2.1 (RFC 5987
+// §3.2 before it): the text of a "title*" or other "name*" parameter, with
+// the charset it was encoded in and an optional language tag, written
+// charset'language'pct-encoded.
+type ExtValue struct {
+	Charset string // as written, e.g. "UTF-8", "iso-8859-1"
+	Lang    string // language tag as written; "" when absent
+	Value   string // decoded text (always UTF-8 in Go)
+}
+
+// ParseExtValue decodes s as an ext-value of RFC 8187 §3.2.1 (RFC 5987
+// §3.2):
+//
+//	ext-value   = charset "'" [ language ] "'" value-chars
+//	value-chars = *( pct-encoded / attr-char )
+//
+// The charset is matched case-insensitively and kept as written in Charset.
+// ParseExtValue decodes UTF-8 (the only charset RFC 8187 requires), US-ASCII,
+// ISO-8859-1 (which RFC 5987 required) and, by their IANA names and aliases,
+// the other single-byte charsets of golang.org/x/text/encoding/charmap that
+// agree with US-ASCII on octets 0x00-0x7F: ISO-8859-2 to ISO-8859-16,
+// windows-874 and windows-1250 to windows-1258, KOI8-R, KOI8-U, macintosh and
+// the IBM PC code pages 437, 850, 852, 855, 858, 860, 862, 863, 865 and 866.
+// For any other charset it returns an error that matches ErrCharset with
+// errors.Is; it never guesses.
+//
+// An octet that the charset does not define is an error rather than U+FFFD:
+// an invalid UTF-8 sequence, an octet above 0x7F in US-ASCII, a hole such as
+// 0x81 in windows-1252, and 0x80-0x9F in ISO-8859-n, where those positions
+// are C1 controls rather than characters (they almost always mean UTF-8 or
+// windows-1252 text mislabelled, as in the tc2231 test attwithfn2231utf8-bad).
+//
+// The language, when present, must be a well-formed language tag (RFC 5646
+// §2.1: ASCII letters, digits and hyphens) as golang.org/x/text/language
+// parses it; a well-formed tag with an unknown subtag, such as "cn", is
+// accepted. Lang is kept as written. A tag longer than 256 bytes is
+// rejected, to keep parsing time linear.
+//
+// A "+" is a literal plus sign, and percent-escapes may use either case of
+// hex digit. A quoted-string is not an ext-value (RFC 8187 §3.2.2), so s
+// must not be quoted. Every other problem is a *SyntaxError whose Offset is
+// the byte in s where it was found.
+//
+// When s holds no percent-escape, Value is a substring of s and
+// ParseExtValue does not allocate, unless the language tag has subtags
+// other than a language and a region (x/text allocates to check them);
+// otherwise Value takes one allocation. Time is linear in len(s).
+func ParseExtValue(s string) (ExtValue, error) {
+	name, rest, err := consumeCharset(s)
+	if err != nil {
+		return ExtValue{}, err
+	}
+	lang, rest, err := consumeLanguage(s, rest)
+	if err != nil {
+		return ExtValue{}, err
+	}
+	cs, ok := lookupCharset(name)
+	if !ok {
+		return ExtValue{}, &charsetError{&SyntaxError{
+			Offset: 0,
+			Msg:    "unsupported charset " + quoteForError(name) + " in ext-value",
+		}}
+	}
+	value, err := decodeValueChars(s, rest, cs, name)
+	if err != nil {
+		return ExtValue{}, err
+	}
+	return ExtValue{Charset: name, Lang: lang, Value: value}, nil
+}
+
+// String returns v as an ext-value (RFC 8187 §3.2.1, RFC 5987 §3.2), always
+// in UTF-8 whatever v.Charset says, as RFC 8187 requires of producers:
+// "UTF-8'" + v.Lang + "'" followed by v.Value with every octet that is not an
+// attr-char written as an upper-case %HH escape. Invalid UTF-8 in v.Value is
+// replaced by U+FFFD first, so that the result always decodes. A v.Lang that
+// is not a well-formed language tag is left out, so the result is always an
+// ext-value, printable ASCII, that ParseExtValue accepts.
+func (v ExtValue) String() string {
+	var buf [128]byte
+	return string(v.appendTo(buf[:0]))
+}
+
+// appendTo appends the ext-value String returns to b.
+func (v ExtValue) appendTo(b []byte) []byte {
+	b = append(b, "UTF-8'"...)
+	if validLanguage(v.Lang) {
+		b = append(b, v.Lang...)
+	}
+	b = append(b, '\'')
+	for i := 0; i < len(v.Value); {
+		chunk, next := validUTF8At(v.Value, i)
+		for j := 0; j < len(chunk); j++ {
+			if c := chunk[j]; charClass[c]&isAttrChar != 0 {
+				b = append(b, c)
+			} else {
+				b = appendPercent(b, c)
+			}
+		}
+		i = next
+	}
+	return b
+}
+
+// validUTF8At returns the UTF-8 encoding of the character at s[i], or of
+// U+FFFD when s[i] does not start a valid UTF-8 sequence, and the index after
+// it.
+func validUTF8At(s string, i int) (chunk string, next int) {
+	if s[i] < utf8.RuneSelf {
+		return s[i : i+1], i + 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && size == 1 {
+		return "\uFFFD", i + 1
+	}
+	return s[i : i+size], i + size
+}
+
+// charsetError is the error for an ext-value whose charset is not decoded:
+// a *SyntaxError, for its offset, that also matches ErrCharset.
+type charsetError struct{ *SyntaxError }
+
+// Unwrap lets errors.Is and errors.As find both the *SyntaxError and
+// ErrCharset.
+func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrCharset} }
+
+// consumeCharset consumes the charset of an ext-value and the apostrophe
+// after it (RFC 8187 §3.2.1: charset = "UTF-8" / mime-charset), returning
+// the charset and the rest of s.
+func consumeCharset(s string) (name, rest string, err error) {
+	if strings.HasPrefix(s, `"`) {
+		return "", "", syntaxErrorAt(0, "ext-value must not be a quoted-string")
+	}
+	name, rest, err = consumeField(s, s, isMimeCharsetChar, "charset")
+	if err == nil && name == "" {
+		err = syntaxErrorAt(0, "empty charset in ext-value")
+	}
+	return name, rest, err
+}
+
+// consumeField consumes the bytes of rest that satisfy valid, up to an
+// apostrophe, and the apostrophe. rest is a suffix of the ext-value s, for
+// error offsets; what names the field in errors.
+func consumeField(s, rest string, valid func(byte) bool, what string) (field, after string, err error) {
+	off := len(s) - len(rest)
+	i := 0
+	for i < len(rest) && valid(rest[i]) {
+		i++
+	}
+	switch {
+	case strings.IndexByte(rest[i:], '\'') < 0:
+		return "", "", syntaxErrorAt(len(s), "missing apostrophe after ext-value "+what)
+	case rest[i] != '\'':
+		return "", "", syntaxErrorAt(off+i, "invalid "+describeByte(rest[i])+" in ext-value "+what)
+	}
+	return rest[:i], rest[i+1:], nil
+}
+
+// isMimeCharsetChar reports whether c is a mime-charsetc (RFC 8187
+// §3.2.1): an attr-char other than "." and "|", or one of "%", "{" and "}".
+func isMimeCharsetChar(c byte) bool {
+	switch c {
+	case '.', '|':
+		return false
+	case '%', '{', '}':
+		return true
+	}
+	return charClass[c]&isAttrChar != 0
+}
+
+// consumeLanguage consumes the optional language tag of an ext-value and the
+// apostrophe after it, returning the tag and the rest of s. rest is the
+// suffix of s that follows the charset's apostrophe.
+// validLanguage reports whether tag is a well-formed language tag (RFC 5646
+// §2.1) that ParseExtValue accepts: what String writes and Validate checks.
+func validLanguage(tag string) bool {
+	return tag != "" && len(tag) <= maxLanguage && allOf(tag, isLanguageChar) && wellFormedLanguage(tag)
+}
+
+func consumeLanguage(s, rest string) (lang, after string, err error) {
+	lang, after, err = consumeField(s, rest, isLanguageChar, "language")
+	switch {
+	case err != nil || lang == "":
+	case len(lang) > maxLanguage:
+		err = syntaxErrorAt(len(s)-len(rest), "ext-value language is longer than "+strconv.Itoa(maxLanguage)+" bytes")
+	case !wellFormedLanguage(lang):
+		err = syntaxErrorAt(len(s)-len(rest), "ext-value language "+quoteForError(lang)+" is not a well-formed language tag")
+	}
+	return lang, after, err
+}
+
+// maxLanguage is the length of the longest language tag ParseExtValue
+// accepts. RFC 5646 §4.4.1 asks for at least 35 characters; the limit keeps
+// parsing linear, as language.Parse takes time quadratic in the number of
+// variants.
+const maxLanguage = 256
+
+// isLanguageChar reports whether c may appear in a language tag (RFC 5646
+// §2.1): an ASCII letter, digit or hyphen.
+func isLanguageChar(c byte) bool {
+	return c == '-' || isLetter(c) || isDigit(c)
+}
+
+// wellFormedLanguage reports whether tag, made of letters, digits and
+// hyphens, is well-formed for golang.org/x/text/language: it parses, or
+// fails only because a well-formed subtag is unknown (a ValueError). The
+// common forms "ll", "lll" and those followed by a region are well-formed
+// whatever their letters and are accepted without calling language.Parse,
+// which allocates.
+func wellFormedLanguage(tag string) bool {
+	if simpleLanguage(tag) {
+		return true
+	}
+	_, err := language.Parse(tag)
+	var unknown language.ValueError
+	return err == nil || errors.As(err, &unknown)
+}
+
+// simpleLanguage reports whether tag is 2 or 3 letters, optionally followed
+// by "-" and a region of 2 letters or 3 digits (RFC 5646 §2.1).
+func simpleLanguage(tag string) bool {
+	lang, region, hasRegion := strings.Cut(tag, "-")
+	if len(lang) < 2 || len(lang) > 3 || !allOf(lang, isLetter) {
+		return false
+	}
+	if !hasRegion {
+		return true
+	}
+	return len(region) == 2 && allOf(region, isLetter) || len(region) == 3 && allOf(region, isDigit)
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+
+// allOf reports whether every byte of s satisfies f.
+func allOf(s string, f func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !f(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeValueChars decodes the value-chars of an ext-value (RFC 8187
+// §3.2.1: attr-chars and %HH escapes) from the octets of charset cs to
+// UTF-8. rest is the suffix of s that holds them; name is the charset as
+// written, for errors.
+func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
+	off := len(s) - len(rest)
+	escapes, err := scanValueChars(rest, off)
+	if err != nil {
+		return "", err
+	}
+	if escapes == 0 {
+		// attr-chars are ASCII, which every charset in the table
+		// decodes as itself.
+		return rest, nil
+	}
+	if cs.cmap == nil {
+		return decodeUTF8(rest, off, escapes, cs.asciiOnly)
+	}
+	return decodeCharmap(rest, off, cs, name)
+}
+
+// scanValueChars checks that v is value-chars and returns how many %HH
+// escapes it holds. off is the offset of v in the ext-value, for errors.
+func scanValueChars(v string, off int) (escapes int, err error) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case charClass[c]&isAttrChar != 0:
+		case c == '%':
+			if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
+				return 0, syntaxErrorAt(off+i, "invalid percent-escape "+quoteForError(v[i:min(i+3, len(v))])+" in ext-value")
+			}
+			escapes++
+			i += 2
+		default:
+			return 0, syntaxErrorAt(off+i, "invalid "+describeByte(c)+" in ext-value (not an attr-char or %HH escape)")
+		}
+	}
+	return escapes, nil
+}
+
+// octetAt returns the octet that the attr-char or %HH escape at v[i] stands
+// for and the index after it. v has passed scanValueChars.
+func octetAt(v string, i int) (octet byte, next int) {
+	if v[i] != '%' {
+		return v[i], i + 1
+	}
+	return unhex(v[i+1])<<4 | unhex(v[i+2]), i + 3
+}
+
+// decodeUTF8 decodes value-chars v that hold UTF-8 octets, or only US-ASCII
+// octets when asciiOnly is set.
+func decodeUTF8(v string, off, escapes int, asciiOnly bool) (string, error) {
+	var b strings.Builder
+	b.Grow(len(v) - 2*escapes)
+	for i := 0; i < len(v); {
+		c, next := octetAt(v, i)
+		if asciiOnly && c >= utf8.RuneSelf {
+			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a US-ASCII character")
+		}
+		b.WriteByte(c)
+		i = next
+	}
+	text := b.String()
+	if utf8.ValidString(text) {
+		return text, nil
+	}
+	bad := 0
+	for bad < len(text) {
+		r, size := utf8.DecodeRuneInString(text[bad:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		bad += size
+	}
+	return "", syntaxErrorAt(off+inputIndex(v, bad), "invalid UTF-8 in ext-value")
+}
+
+// inputIndex returns the index in value-chars v of the attr-char or escape
+// that decodes to octet number n.
+func inputIndex(v string, n int) int {
+	i := 0
+	for ; n > 0; n-- {
+		_, i = octetAt(v, i)
+	}
+	return i
+}
+
+// decodeCharmap decodes value-chars v that hold octets of the single-byte
+// charset cs, called name in the ext-value.
+func decodeCharmap(v string, off int, cs charset, name string) (string, error) {
+	size := 0
+	for i := 0; i < len(v); {
+		c, next := octetAt(v, i)
+		r, ok := cs.decodeOctet(c)
+		if !ok {
+			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a character in charset "+quoteForError(name))
+		}
+		size += utf8.RuneLen(r)
+		i = next
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := 0; i < len(v); {
+		c, next := octetAt(v, i)
+		r, _ := cs.decodeOctet(c)
+		b.WriteRune(r)
+		i = next
+	}
+	return b.String(), nil
+}
+
+// isHex reports whether c is a HEXDIG, in either case.
+func isHex(c byte) bool {
+	return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f'
+}
+
+// unhex returns the value of the hex digit c.
+func unhex(c byte) byte {
+	if isDigit(c) {
+		return c - '0'
+	}
+	return (c | 0x20) - 'a' + 10
+}
+
+// describeByte names c for an error message: quoted when it is printable
+// ASCII, in hex otherwise.
+func describeByte(c byte) string {
+	if ' ' <= c && c < 0x7F {
+		return "character " + quoteForError(string(rune(c)))
+	}
+	return "byte " + hexByte(c)
+}
+
+// hexByte returns c as 0xHH.
+func hexByte(c byte) string {
+	return "0x" + string(upperHex[c>>4]) + string(upperHex[c&0xF])
+}
+
+// syntaxErrorAt returns a *SyntaxError at offset off.
+func syntaxErrorAt(off int, msg string) error {
+	return &SyntaxError{Offset: off, Msg: msg}
+}
+
+// charset says how the octets of an ext-value's value-chars become text.
+type charset struct {
+	cmap      *charmap.Charmap // nil: the octets are UTF-8
+	asciiOnly bool             // US-ASCII: octets above 0x7F are not characters
+	noC1      bool             // ISO-8859-n: octets 0x80-0x9F are C1 controls, not characters
+}
+
+// decodeOctet returns the character that octet c stands for in the
+// single-byte charset cs, and false when cs does not define one.
+func (cs charset) decodeOctet(c byte) (rune, bool) {
+	if cs.noC1 && 0x80 <= c && c <= 0x9F {
+		return 0, false
+	}
+	r := cs.cmap.DecodeByte(c)
+	return r, r != utf8.RuneError
+}
+
+// maxCharsetName is the length of the longest name in charsets.
+const maxCharsetName = 24
+
+// lookupCharset returns the charset named name, compared
+// case-insensitively, without allocating.
+func lookupCharset(name string) (charset, bool) {
+	if strings.EqualFold(name, "UTF-8") {
+		return charset{}, true
+	}
+	var buf [maxCharsetName]byte
+	if len(name) > len(buf) {
+		return charset{}, false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if charClass[c]&isUpper != 0 {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	cs, ok := charsets[string(buf[:len(name)])]
+	return cs, ok
+}
+
+// charsets maps the lower-cased IANA names and aliases of the charsets that
+// ParseExtValue decodes (from the IANA "Character Sets" registry; names that
+// are not mime-charsets, such as "ISO_8859-1:1987" and "ANSI_X3.4-1968",
+// cannot occur in an ext-value and are left out). It
+// is built once and only read after that. EBCDIC code pages are left out:
+// an ext-value's attr-chars are US-ASCII.
+var charsets = func() map[string]charset {
+	m := make(map[string]charset, 160)
+	add := func(cs charset, names ...string) {
+		for _, name := range names {
+			m[name] = cs
+		}
+	}
+	iso := func(cm *charmap.Charmap, names ...string) {
+		add(charset{cmap: cm, noC1: true}, names...)
+	}
+	table := func(cm *charmap.Charmap, names ...string) {
+		add(charset{cmap: cm}, names...)
+	}
+	add(charset{}, "utf-8", "csutf8")
+	add(charset{asciiOnly: true}, "us-ascii", "iso-ir-6", "iso646-us", "us",
+		"ibm367", "cp367", "csascii")
+	iso(charmap.ISO8859_1, "iso-8859-1", "iso_8859-1", "iso-ir-100", "latin1",
+		"l1", "ibm819", "cp819", "csisolatin1")
+	iso(charmap.ISO8859_2, "iso-8859-2", "iso_8859-2", "iso-ir-101", "latin2", "l2", "csisolatin2")
+	iso(charmap.ISO8859_3, "iso-8859-3", "iso_8859-3", "iso-ir-109", "latin3", "l3", "csisolatin3")
+	iso(charmap.ISO8859_4, "iso-8859-4", "iso_8859-4", "iso-ir-110", "latin4", "l4", "csisolatin4")
+	iso(charmap.ISO8859_5, "iso-8859-5", "iso_8859-5", "iso-ir-144", "cyrillic", "csisolatincyrillic")
+	iso(charmap.ISO8859_6, "iso-8859-6", "iso_8859-6", "iso-ir-127", "ecma-114",
+		"asmo-708", "arabic", "csisolatinarabic")
+	// ISO-8859-6-E and -I, and 8-E and -I, differ from their base charset
+	// only in how bidirectional text is laid out.
+	iso(charmap.ISO8859_6, "iso-8859-6-e", "iso_8859-6-e", "csiso88596e",
+		"iso-8859-6-i", "iso_8859-6-i", "csiso88596i")
+	iso(charmap.ISO8859_7, "iso-8859-7", "iso_8859-7", "iso-ir-126", "elot_928",
+		"ecma-118", "greek", "greek8", "csisolatingreek")
+	iso(charmap.ISO8859_8, "iso-8859-8", "iso_8859-8", "iso-ir-138", "hebrew", "csisolatinhebrew")
+	iso(charmap.ISO8859_8, "iso-8859-8-e", "iso_8859-8-e", "csiso88598e",
+		"iso-8859-8-i", "iso_8859-8-i", "csiso88598i")
+	iso(charmap.ISO8859_9, "iso-8859-9", "iso_8859-9", "iso-ir-148", "latin5", "l5", "csisolatin5")
+	iso(charmap.ISO8859_10, "iso-8859-10", "iso-ir-157", "latin6", "l6", "csisolatin6")
+	iso(charmap.ISO8859_13, "iso-8859-13", "csiso885913")
+	iso(charmap.ISO8859_14, "iso-8859-14", "iso_8859-14", "iso-ir-199", "latin8",
+		"iso-celtic", "l8", "csiso885914")
+	iso(charmap.ISO8859_15, "iso-8859-15", "iso_8859-15", "latin-9", "csiso885915")
+	iso(charmap.ISO8859_16, "iso-8859-16", "iso_8859-16", "iso-ir-226", "latin10", "l10", "csiso885916")
+	table(charmap.KOI8R, "koi8-r", "cskoi8r")
+	table(charmap.KOI8U, "koi8-u", "cskoi8u")
+	table(charmap.Macintosh, "macintosh", "mac", "csmacintosh")
+	table(charmap.CodePage437, "ibm437", "cp437", "437", "cspc8codepage437")
+	table(charmap.CodePage850, "ibm850", "cp850", "850", "cspc850multilingual")
+	table(charmap.CodePage852, "ibm852", "cp852", "852", "cspcp852")
+	table(charmap.CodePage855, "ibm855", "cp855", "855", "csibm855")
+	table(charmap.CodePage858, "ibm00858", "ccsid00858", "cp00858",
+		"pc-multilingual-850+euro", "csibm00858")
+	table(charmap.CodePage860, "ibm860", "cp860", "860", "csibm860")
+	table(charmap.CodePage862, "ibm862", "cp862", "862", "cspc862latinhebrew")
+	table(charmap.CodePage863, "ibm863", "cp863", "863", "csibm863")
+	table(charmap.CodePage865, "ibm865", "cp865", "865", "csibm865")
+	table(charmap.CodePage866, "ibm866", "cp866", "866", "csibm866")
+	table(charmap.Windows874, "windows-874", "cswindows874")
+	for i, cm := range []*charmap.Charmap{
+		charmap.Windows1250, charmap.Windows1251, charmap.Windows1252,
+		charmap.Windows1253, charmap.Windows1254, charmap.Windows1255,
+		charmap.Windows1256, charmap.Windows1257, charmap.Windows1258,
+	} {
+		number := strconv.Itoa(1250 + i)
+		table(cm, "windows-"+number, "cswindows"+number)
+	}
+	return m
+}()

@@ -1,0 +1,297 @@
+package weblink
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// ErrHeadersWritten is returned by EarlyHints when the final response head
+// has already been written, so a 103 (Early Hints) response can no longer be
+// sent: RFC 8297 §2 and RFC 9110 §15.2 allow interim responses only before
+// the final one. Call EarlyHints before the handler writes a status, writes
+// body bytes or flushes.
+var ErrHeadersWritten = errors.New("weblink: cannot send 103 Early Hints: the final response head was already written; call EarlyHints before WriteHeader, Write or Flush")
+
+// Middleware returns net/http middleware (the func(http.Handler) http.Handler
+// shape that chi, alice and the standard library use) adding links to every
+// response as one Link header field line (RFC 8288 §3), formatted by Add.
+//
+// The links are added at the moment the final response head is written —
+// when the handler calls WriteHeader with a non-1xx status, or first calls
+// Write, Flush or ReadFrom, or, if it wrote nothing, when it returns — so a
+// handler's Header().Set("Link", ...) cannot erase them. Link lines the
+// handler set itself are kept. A link equal to one the handler already set,
+// or to an earlier one of links, is not added again: two links are equal
+// when they have the same target and anchor, as written after formatting,
+// and the same set of relation types (order and case do not matter).
+//
+// Informational (1xx) responses the handler sends, such as a 103 from
+// EarlyHints, are not the final head (RFC 9110 §15.2) and do not get the
+// links. A handler that hijacks the connection gets no links either.
+//
+// The ResponseWriter the handler sees implements http.Flusher,
+// http.Hijacker and io.ReaderFrom by passing the call to the writer it
+// wraps, and Unwrap, so http.ResponseController reaches the features of the
+// underlying writer. Hijack returns an error wrapping http.ErrNotSupported
+// when the underlying writer cannot hijack (HTTP/2).
+//
+// links is copied: changing the slice afterwards does not change what is
+// sent.
+func Middleware(links ...Link) func(http.Handler) http.Handler {
+	s := newLinkSet(links)
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.serve(next, w, r, nil)
+		})
+	}
+}
+
+// EarlyHintsMiddleware returns middleware that sends one 103 (Early Hints)
+// interim response (RFC 8297) holding the links with the relation type
+// preload, preconnect or modulepreload before calling the handler, and adds
+// all links to the final response as Middleware does.
+//
+// Exactly one 103 is sent, because browsers act only on the first one. It
+// carries only the Link field: headers that an outer middleware set before
+// (Set-Cookie, for example) stay for the final response and are not sent in
+// the 103. No 103 is sent when none of links is such a hint, or when the
+// request is HTTP/1.0, whose clients must not get 1xx responses (RFC 9110
+// §15.2).
+func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
+	s := newLinkSet(links)
+	var hints Links
+	for _, l := range s.links {
+		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
+			hints = append(hints, l)
+		}
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.serve(next, w, r, hints)
+		})
+	}
+}
+
+// EarlyHints sends a 103 (Early Hints) interim response (RFC 8297) carrying
+// links, before the handler writes its final response. Browsers use it to
+// start preloading and preconnecting while the server is still working.
+//
+// The 103 holds only one Link field line with links: net/http sends the
+// whole current header map with an interim response, so EarlyHints sets
+// aside every header set so far (Set-Cookie, Link lines meant for the final
+// response, ...) while it sends the 103, and puts them back afterwards for
+// the final response. EarlyHints with no links sends nothing.
+//
+// EarlyHints returns ErrHeadersWritten when the final response head was
+// already written, without sending anything; this is guaranteed when w is,
+// or wraps (through Unwrap methods), a writer of this package's middleware.
+// net/http gives no public way to ask another writer whether its head was
+// written; for those, a late 103 is dropped by net/http (which logs a
+// "superfluous response.WriteHeader call") and EarlyHints returns nil. The
+// final response is unharmed either way.
+//
+// EarlyHints cannot see the request. RFC 9110 §15.2 forbids 1xx responses
+// to HTTP/1.0 clients, so call it only when r.ProtoAtLeast(1, 1), or use
+// EarlyHintsMiddleware, which checks. Under this package's middleware the
+// check is made for you: EarlyHints sends nothing to an HTTP/1.0 client and
+// returns nil.
+func EarlyHints(w http.ResponseWriter, links ...Link) error {
+	if lw := findLinkWriter(w); lw != nil {
+		switch {
+		case lw.hijacked:
+			return http.ErrHijacked
+		case lw.wroteHeader:
+			return ErrHeadersWritten
+		case !lw.interim:
+			return nil
+		}
+	}
+	if len(links) == 0 {
+		return nil
+	}
+	sendEarlyHints(w, links)
+	return nil
+}
+
+// sendEarlyHints writes a 103 whose only header is one Link line holding
+// links. It empties w.Header() for the duration of the WriteHeader call and
+// restores it afterwards, even if WriteHeader panics; net/http writes the
+// interim response before WriteHeader returns, for HTTP/1.1 and HTTP/2.
+func sendEarlyHints(w http.ResponseWriter, links Links) {
+	h := w.Header()
+	saved := maps.Clone(h)
+	clear(h)
+	defer func() {
+		clear(h)
+		maps.Copy(h, saved)
+	}()
+	Add(h, links...)
+	w.WriteHeader(http.StatusEarlyHints)
+}
+
+// findLinkWriter returns the *linkWriter that w is or wraps, following
+// Unwrap methods the way http.ResponseController does, or nil.
+func findLinkWriter(w http.ResponseWriter) *linkWriter {
+	for w != nil {
+		switch t := w.(type) {
+		case *linkWriter:
+			return t
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// linkSet is the links of one middleware, with the keys that de-duplication
+// compares, computed once.
+type linkSet struct {
+	links Links
+	keys  []linkKey
+}
+
+// linkKey identifies a link for de-duplication: target and anchor as a
+// receiver parses them back, and the sorted, de-duplicated relation types.
+type linkKey struct {
+	target, anchor, rels string
+}
+
+func newLinkSet(links []Link) *linkSet {
+	s := &linkSet{links: slices.Clone(Links(links))}
+	for _, l := range s.links {
+		// Compare in the form a receiver sees: what the formatter writes,
+		// parsed back (it percent-encodes, lower-cases relation types, ...).
+		if parsed, err := Parse(l.String()); err == nil && len(parsed) == 1 {
+			l = parsed[0]
+		}
+		s.keys = append(s.keys, keyOf(l))
+	}
+	return s
+}
+
+func keyOf(l Link) linkKey {
+	rels := make([]string, len(l.Rel))
+	for i, r := range l.Rel {
+		rels[i] = strings.ToLower(r)
+	}
+	slices.Sort(rels)
+	rels = slices.Compact(rels)
+	return linkKey{target: l.Target, anchor: l.Anchor, rels: strings.Join(rels, " ")}
+}
+
+// serve runs next with a writer that adds the links of s to the final
+// response head, after sending hints in a 103 when there are some and the
+// request may get one.
+func (s *linkSet) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
+	lw := &linkWriter{w: w, set: s, interim: r.ProtoAtLeast(1, 1)}
+	if len(hints) > 0 && lw.interim {
+		sendEarlyHints(lw, hints)
+	}
+	next.ServeHTTP(lw, r)
+	lw.writeLinks()
+}
+
+// linkWriter is the http.ResponseWriter that Middleware and
+// EarlyHintsMiddleware give to the handler.
+type linkWriter struct {
+	w   http.ResponseWriter
+	set *linkSet
+
+	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
+	wroteHeader bool // the final head was written (or is being written)
+	hijacked    bool // the handler took over the connection
+}
+
+// writeLinks adds the links of lw.set that are not already in the header to
+// it as one Link line, once, when the final head is about to be written.
+func (lw *linkWriter) writeLinks() {
+	if lw.wroteHeader || lw.hijacked {
+		return
+	}
+	lw.wroteHeader = true
+	h := lw.w.Header()
+	var have []linkKey
+	if len(h["Link"]) > 0 {
+		// Malformed link-values are dropped by the parser; the links
+		// that remain are what a receiver would see, so compare with
+		// those and ignore the error.
+		existing, _ := ParseHeader(h)
+		for _, l := range existing {
+			have = append(have, keyOf(l))
+		}
+	}
+	var add Links
+	for i, l := range lw.set.links {
+		k := lw.set.keys[i]
+		if slices.Contains(have, k) {
+			continue
+		}
+		have = append(have, k)
+		add = append(add, l)
+	}
+	Add(h, add...)
+}
+
+// Header returns the header map of the wrapped writer.
+func (lw *linkWriter) Header() http.Header { return lw.w.Header() }
+
+// WriteHeader adds the links before a final (non-1xx, or 101) status is
+// written. Interim responses pass through untouched, as net/http sends them
+// without ending the head.
+func (lw *linkWriter) WriteHeader(code int) {
+	if code < 100 || code > 199 || code == http.StatusSwitchingProtocols {
+		lw.writeLinks()
+	}
+	lw.w.WriteHeader(code)
+}
+
+// Write adds the links before the first body bytes make net/http write the
+// head.
+func (lw *linkWriter) Write(b []byte) (int, error) {
+	lw.writeLinks()
+	return lw.w.Write(b)
+}
+
+// ReadFrom adds the links, then copies from r with the wrapped writer's
+// ReadFrom when it has one (net/http uses sendfile for files).
+func (lw *linkWriter) ReadFrom(r io.Reader) (int64, error) {
+	lw.writeLinks()
+	if rf, ok := lw.w.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(lw.w, r)
+}
+
+// Flush implements http.Flusher: it adds the links and flushes the wrapped
+// writer, ignoring the error that FlushError reports.
+func (lw *linkWriter) Flush() { _ = lw.FlushError() }
+
+// FlushError adds the links and flushes the wrapped writer, returning its
+// error; http.ResponseController.Flush calls it. The error wraps
+// http.ErrNotSupported when the wrapped writer cannot flush.
+func (lw *linkWriter) FlushError() error {
+	lw.writeLinks()
+	return http.NewResponseController(lw.w).Flush()
+}
+
+// Hijack implements http.Hijacker by hijacking the wrapped writer; links are
+// not added to a hijacked connection. The error wraps http.ErrNotSupported
+// when the wrapped writer cannot hijack, as with HTTP/2.
+func (lw *linkWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(lw.w).Hijack()
+	if err == nil {
+		lw.hijacked = true
+	}
+	return conn, rw, err
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (lw *linkWriter) Unwrap() http.ResponseWriter { return lw.w }

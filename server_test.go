@@ -1,0 +1,729 @@
+package weblink
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	styleLink   = Link{Target: "/style.css", Rel: []string{"preload"}, Params: []Param{{Name: "as", Value: "style"}}}
+	originLink  = Link{Target: "https://cdn.example", Rel: []string{"preconnect"}}
+	moduleLink  = Link{Target: "/app.js", Rel: []string{"modulepreload"}}
+	schemaLink  = Link{Target: "/schema.json", Rel: []string{"describedby"}, Type: "application/schema+json"}
+	serverLinks = []Link{styleLink, originLink, moduleLink, schemaLink}
+)
+
+// interim is a 1xx response the client saw.
+type interim struct {
+	code   int
+	header textproto.MIMEHeader
+}
+
+// newServer starts h on an httptest server speaking HTTP/1.1, or HTTP/2 over
+// TLS when h2 is set.
+func newServer(t *testing.T, h http.Handler, h2 bool) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	if h2 {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// get requests path from srv with a real client, recording the 1xx responses
+// it receives, and returns them with the final response and its body.
+func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Response, string) {
+	t.Helper()
+	var got []interim
+	trace := &httptrace.ClientTrace{
+		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			got = append(got, interim{code, h})
+			return nil
+		},
+	}
+	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto := 1
+	if srv.EnableHTTP2 {
+		wantProto = 2
+	}
+	if resp.ProtoMajor != wantProto {
+		t.Fatalf("response over %s, want HTTP/%d", resp.Proto, wantProto)
+	}
+	return got, resp, string(body)
+}
+
+// linkKeys returns the target and relation types of each link in the Link
+// lines of h, for comparing with want.
+func linkKeys(t *testing.T, h http.Header) []string {
+	t.Helper()
+	links, err := ParseHeader(h)
+	if err != nil {
+		t.Fatalf("ParseHeader(%q): %v", h["Link"], err)
+	}
+	var keys []string
+	for _, l := range links {
+		keys = append(keys, l.Target+" "+strings.Join(l.Rel, " "))
+	}
+	return keys
+}
+
+func checkLinks(t *testing.T, what string, h http.Header, want ...string) {
+	t.Helper()
+	if got := linkKeys(t, h); !slices.Equal(got, want) {
+		t.Errorf("%s links = %q, want %q", what, got, want)
+	}
+}
+
+func TestMiddlewareAddsLinks(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		code    int
+		body    string
+	}{
+		{"WriteHeader", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusCreated)
+		}, http.StatusCreated, ""},
+		{"Write", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "hello")
+		}, http.StatusOK, "hello"},
+		{"ReadFrom", func(w http.ResponseWriter, r *http.Request) {
+			if _, ok := w.(io.ReaderFrom); !ok {
+				t.Error("writer is not an io.ReaderFrom")
+			}
+			io.Copy(w, strings.NewReader("copied"))
+		}, http.StatusOK, "copied"},
+		{"nothing written", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Handler", "ran")
+		}, http.StatusOK, ""},
+		{"Flush first", func(w http.ResponseWriter, r *http.Request) {
+			w.(http.Flusher).Flush()
+			w.Header().Set("Link", "</late>; rel=\"late\"") // too late: head is out
+			io.WriteString(w, "flushed")
+		}, http.StatusOK, "flushed"},
+		{"ResponseController", func(w http.ResponseWriter, r *http.Request) {
+			rc := http.NewResponseController(w)
+			if err := rc.SetWriteDeadline(time.Now().Add(time.Minute)); err != nil {
+				t.Errorf("SetWriteDeadline through the wrapper: %v", err)
+			}
+			if err := rc.Flush(); err != nil {
+				t.Errorf("ResponseController.Flush: %v", err)
+			}
+			io.WriteString(w, "rc")
+		}, http.StatusOK, "rc"},
+	}
+	for _, h2 := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(tt.name+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+				srv := newServer(t, Middleware(schemaLink, originLink)(tt.handler), h2)
+				got, resp, body := get(t, srv, "/")
+				if len(got) != 0 {
+					t.Errorf("got %d interim responses, want none", len(got))
+				}
+				if resp.StatusCode != tt.code || body != tt.body {
+					t.Errorf("response %d %q, want %d %q", resp.StatusCode, body, tt.code, tt.body)
+				}
+				checkLinks(t, "final", resp.Header, "/schema.json describedby", "https://cdn.example preconnect")
+			})
+		}
+	}
+}
+
+func TestMiddlewareKeepsHandlerLinks(t *testing.T) {
+	h := Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Add(w.Header(), Link{Target: "/a", Rel: []string{"alternate"}})
+		// Set replaces every Link line the handler's header holds so far;
+		// the middleware's links are not among them yet.
+		w.Header().Set("Link", `</b>; rel="help"`)
+		w.Header().Add("Link", `</c>; rel="license"`)
+		io.WriteString(w, "ok")
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	res := rec.Result()
+	if n := len(res.Header["Link"]); n != 3 {
+		t.Errorf("%d Link lines %q, want 3", n, res.Header["Link"])
+	}
+	checkLinks(t, "final", res.Header, "/b help", "/c license", "/schema.json describedby")
+}
+
+func TestMiddlewareDeduplicates(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler string // Link line the handler sets
+		want    []string
+	}{
+		{"same", `</schema.json>; rel="describedby"; type="application/schema+json"`,
+			[]string{"/schema.json describedby", "/style.css preload"}},
+		{"other attributes and rel case", `</schema.json>; rel=DescribedBy; title="x"`,
+			[]string{"/schema.json describedby", "/style.css preload"}},
+		{"rel set in another order", `</style.css>; rel="preload"`,
+			[]string{"/style.css preload", "/schema.json describedby"}},
+		{"other target", `</other.json>; rel="describedby"`,
+			[]string{"/other.json describedby", "/schema.json describedby", "/style.css preload"}},
+		{"other rel", `</schema.json>; rel="alternate"`,
+			[]string{"/schema.json alternate", "/schema.json describedby", "/style.css preload"}},
+		{"more rels", `</schema.json>; rel="describedby alternate"`,
+			[]string{"/schema.json describedby alternate", "/schema.json describedby", "/style.css preload"}},
+		{"other anchor", `</schema.json>; rel="describedby"; anchor="/x"`,
+			[]string{"/schema.json describedby", "/schema.json describedby", "/style.css preload"}},
+		{"among malformed", `junk, </schema.json>; rel="describedby"`,
+			[]string{"/schema.json describedby", "/style.css preload"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The middleware's own repeat of schemaLink is not added twice either.
+			mw := Middleware(schemaLink, Link{Target: "/style.css", Rel: []string{"preload"}}, schemaLink)
+			h := mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Link", tt.handler)
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			links, _ := ParseHeader(rec.Result().Header)
+			var got []string
+			for _, l := range links {
+				got = append(got, l.Target+" "+strings.Join(l.Rel, " "))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("links %q, want %q (lines %q)", got, tt.want, rec.Result().Header["Link"])
+			}
+		})
+	}
+}
+
+func TestMiddlewareCopiesLinks(t *testing.T) {
+	links := []Link{schemaLink}
+	h := Middleware(links...)(http.NotFoundHandler())
+	links[0] = Link{Target: "/changed", Rel: []string{"changed"}}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	checkLinks(t, "final", rec.Result().Header, "/schema.json describedby")
+}
+
+func TestMiddlewareHostileValues(t *testing.T) {
+	hostile := Link{
+		Target: "/x\r\nSet-Cookie: a=b",
+		Rel:    []string{"next\r\nX-Injected: 1"},
+		Title:  "t\r\nSet-Cookie: evil=1",
+		Params: []Param{{Name: "p", Value: "v\"\r\n, <https://evil.example>; rel=\"preload\""}},
+	}
+	h := Middleware(hostile)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := EarlyHints(w, hostile); err != nil {
+			t.Error(err)
+		}
+		io.WriteString(w, "ok")
+	}))
+	check := func(t *testing.T, what string, h http.Header) {
+		t.Helper()
+		for name := range h {
+			if name != "Link" && name != "Content-Type" && name != "Date" && name != "Content-Length" {
+				t.Errorf("%s: unexpected header %s: %q", what, name, h[name])
+			}
+		}
+		if len(h["Link"]) != 1 {
+			t.Fatalf("%s: Link lines %q, want 1", what, h["Link"])
+		}
+		line := h["Link"][0]
+		for _, c := range []byte(line) {
+			if c < ' ' || c > '~' {
+				t.Fatalf("%s: Link line %q holds byte %#x", what, line, c)
+			}
+		}
+		links, err := Parse(line)
+		if err != nil || len(links) != 1 {
+			t.Fatalf("%s: Parse(%q) = %d links, %v; want the one link", what, line, len(links), err)
+		}
+		if links[0].Title != hostile.Title || links[0].Params[0] != hostile.Params[0] {
+			t.Errorf("%s: title %q and params %q did not survive as text", what, links[0].Title, links[0].Params)
+		}
+	}
+	for _, h2 := range []bool{false, true} {
+		t.Run("h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			got, resp, _ := get(t, newServer(t, h, h2), "/")
+			check(t, "final", resp.Header)
+			if len(got) != 1 {
+				t.Fatalf("got %d interim responses, want 1", len(got))
+			}
+			check(t, "103", http.Header(got[0].header))
+		})
+	}
+}
+
+func TestMiddlewareHandlerInterimIsNotFinal(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run("h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			h := Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Link", `</hint.css>; rel="preload"`)
+				w.WriteHeader(http.StatusEarlyHints)
+				w.Header().Del("Link")
+				io.WriteString(w, "ok")
+			}))
+			got, resp, _ := get(t, newServer(t, h, h2), "/")
+			if len(got) != 1 || got[0].code != http.StatusEarlyHints {
+				t.Fatalf("interim responses %v, want one 103", got)
+			}
+			checkLinks(t, "103", http.Header(got[0].header), "/hint.css preload")
+			checkLinks(t, "final", resp.Header, "/schema.json describedby")
+		})
+	}
+}
+
+func TestMiddlewareHijack(t *testing.T) {
+	h := Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, rw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		rw.WriteString("HTTP/1.1 200 OK\r\nX-Hijacked: yes\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
+		rw.Flush()
+		if err := EarlyHints(w, styleLink); !errors.Is(err, http.ErrHijacked) {
+			t.Errorf("EarlyHints after Hijack = %v, want http.ErrHijacked", err)
+		}
+	}))
+	_, resp, body := get(t, newServer(t, h, false), "/")
+	if resp.Header.Get("X-Hijacked") != "yes" || body != "hi" {
+		t.Errorf("hijacked response %v %q", resp.Header, body)
+	}
+	if len(resp.Header["Link"]) != 0 {
+		t.Errorf("links %q added to a hijacked connection", resp.Header["Link"])
+	}
+}
+
+func TestMiddlewareHijackNotSupported(t *testing.T) {
+	h := Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, _, err := w.(http.Hijacker).Hijack(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("Hijack over HTTP/2 = %v, want http.ErrNotSupported", err)
+		}
+		if _, _, err := http.NewResponseController(w).Hijack(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("ResponseController.Hijack over HTTP/2 = %v, want http.ErrNotSupported", err)
+		}
+	}))
+	_, resp, _ := get(t, newServer(t, h, true), "/")
+	checkLinks(t, "final", resp.Header, "/schema.json describedby")
+}
+
+func TestMiddlewareUnwrap(t *testing.T) {
+	rec := httptest.NewRecorder()
+	var inner http.ResponseWriter
+	Middleware()(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inner = w.(interface{ Unwrap() http.ResponseWriter }).Unwrap()
+	})).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if inner != rec {
+		t.Errorf("Unwrap() = %T, want the recorder", inner)
+	}
+}
+
+// outerWriter is another package's wrapper around the middleware's writer.
+type outerWriter struct{ http.ResponseWriter }
+
+func (o outerWriter) Unwrap() http.ResponseWriter { return o.ResponseWriter }
+
+func TestEarlyHints(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run("h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+				w.Header().Set("Cache-Control", "no-store")
+				Add(w.Header(), schemaLink)
+				if err := EarlyHints(w, styleLink, originLink); err != nil {
+					t.Error(err)
+				}
+				if got := w.Header().Get("Set-Cookie"); got != "session=secret" {
+					t.Errorf("after EarlyHints, Set-Cookie = %q", got)
+				}
+				io.WriteString(w, "page")
+			})
+			got, resp, body := get(t, newServer(t, h, h2), "/")
+			if len(got) != 1 || got[0].code != http.StatusEarlyHints {
+				t.Fatalf("interim responses %v, want one 103", got)
+			}
+			for name := range got[0].header {
+				if name != "Link" {
+					t.Errorf("103 carries %s: %q", name, got[0].header[name])
+				}
+			}
+			checkLinks(t, "103", http.Header(got[0].header), "/style.css preload", "https://cdn.example preconnect")
+			if body != "page" || resp.Header.Get("Set-Cookie") != "session=secret" || resp.Header.Get("Cache-Control") != "no-store" {
+				t.Errorf("final response lost headers: %v %q", resp.Header, body)
+			}
+			checkLinks(t, "final", resp.Header, "/schema.json describedby")
+		})
+	}
+}
+
+func TestEarlyHintsNoLinks(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := EarlyHints(w); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, _, _ := get(t, newServer(t, h, false), "/"); len(got) != 0 {
+		t.Errorf("EarlyHints with no links sent %v", got)
+	}
+}
+
+func TestEarlyHintsAfterFinal(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(w http.ResponseWriter)
+	}{
+		{"WriteHeader", func(w http.ResponseWriter) { w.WriteHeader(http.StatusAccepted) }},
+		{"Write", func(w http.ResponseWriter) { io.WriteString(w, "body") }},
+		{"Flush", func(w http.ResponseWriter) { w.(http.Flusher).Flush() }},
+	}
+	for _, h2 := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(tt.name+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+				h := Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					tt.write(w)
+					if err := EarlyHints(w, styleLink); !errors.Is(err, ErrHeadersWritten) {
+						t.Errorf("EarlyHints = %v, want ErrHeadersWritten", err)
+					}
+					// Found through another wrapper's Unwrap too.
+					if err := EarlyHints(outerWriter{w}, styleLink); !errors.Is(err, ErrHeadersWritten) {
+						t.Errorf("EarlyHints through a wrapper = %v, want ErrHeadersWritten", err)
+					}
+					io.WriteString(w, "!")
+				}))
+				got, resp, body := get(t, newServer(t, h, h2), "/")
+				if len(got) != 0 {
+					t.Errorf("interim responses %v after the final head", got)
+				}
+				if !strings.HasSuffix(body, "!") {
+					t.Errorf("body %q", body)
+				}
+				checkLinks(t, "final", resp.Header, "/schema.json describedby")
+			})
+		}
+	}
+}
+
+// TestEarlyHintsAfterFinalRawWriter documents what happens without the
+// middleware: the late 103 cannot be detected, but it is not sent and the
+// response is intact.
+func TestEarlyHintsAfterFinalRawWriter(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run("h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("X-Before", "1")
+				io.WriteString(w, "body")
+				if err := EarlyHints(w, styleLink); err != nil {
+					t.Errorf("EarlyHints = %v, want nil (undetectable)", err)
+				}
+				io.WriteString(w, "!")
+			})
+			srv := newServer(t, h, h2)
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0) // net/http logs the superfluous WriteHeader
+			got, resp, body := get(t, srv, "/")
+			if len(got) != 0 || body != "body!" || resp.Header.Get("X-Before") != "1" || len(resp.Header["Link"]) != 0 {
+				t.Errorf("interim %v, final %v %q", got, resp.Header, body)
+			}
+		})
+	}
+}
+
+func TestEarlyHintsMiddleware(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run("h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			var handlerSaw []string
+			// An outer middleware sets a cookie before the early hints go out.
+			session := func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+					next.ServeHTTP(w, r)
+				})
+			}
+			h := session(EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				handlerSaw = w.Header()["Set-Cookie"]
+				w.Header().Set("Content-Type", "text/html")
+				io.WriteString(w, "<!doctype html>")
+			})))
+			got, resp, _ := get(t, newServer(t, h, h2), "/")
+			if len(got) != 1 || got[0].code != http.StatusEarlyHints {
+				t.Fatalf("interim responses %v, want exactly one 103", got)
+			}
+			if len(got[0].header) != 1 || len(got[0].header["Link"]) != 1 {
+				t.Errorf("103 header %v, want one Link line only", got[0].header)
+			}
+			checkLinks(t, "103", http.Header(got[0].header),
+				"/style.css preload", "https://cdn.example preconnect", "/app.js modulepreload")
+			checkLinks(t, "final", resp.Header,
+				"/style.css preload", "https://cdn.example preconnect", "/app.js modulepreload", "/schema.json describedby")
+			if resp.Header.Get("Set-Cookie") != "session=secret" || !slices.Equal(handlerSaw, []string{"session=secret"}) {
+				t.Errorf("Set-Cookie lost: final %q, handler saw %q", resp.Header["Set-Cookie"], handlerSaw)
+			}
+		})
+	}
+}
+
+func TestEarlyHintsMiddlewareWithoutHints(t *testing.T) {
+	h := EarlyHintsMiddleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	got, resp, _ := get(t, newServer(t, h, false), "/")
+	if len(got) != 0 {
+		t.Errorf("interim responses %v, want none", got)
+	}
+	checkLinks(t, "final", resp.Header, "/schema.json describedby")
+}
+
+// rawGet sends request on a plain connection to srv and returns everything
+// the server answers until it closes the connection.
+func rawGet(t *testing.T, srv *httptest.Server, request string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestEarlyHintsHTTP10(t *testing.T) {
+	h := EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Under the middleware, EarlyHints knows the request too.
+		if err := EarlyHints(w, styleLink); err != nil {
+			t.Error(err)
+		}
+		io.WriteString(w, "old client")
+	}))
+	srv := newServer(t, h, false)
+
+	raw := rawGet(t, srv, "GET / HTTP/1.0\r\nHost: example.com\r\n\r\n")
+	if strings.Contains(raw, " 103 ") || strings.Count(raw, "HTTP/1.") != 1 {
+		t.Errorf("HTTP/1.0 response holds an interim response:\n%s", raw)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), nil)
+	if err != nil {
+		t.Fatalf("reading %q: %v", raw, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d, want 200", resp.StatusCode)
+	}
+	checkLinks(t, "final", resp.Header,
+		"/style.css preload", "https://cdn.example preconnect", "/app.js modulepreload", "/schema.json describedby")
+
+	// The same request as HTTP/1.1 gets two 103s: the middleware's and the
+	// handler's, so the check above is not vacuous.
+	raw = rawGet(t, srv, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	if n := strings.Count(raw, "HTTP/1.1 103 Early Hints\r\n"); n != 2 {
+		t.Errorf("HTTP/1.1 response holds %d 103s, want 2:\n%s", n, raw)
+	}
+}
+
+func TestEndToEndPagination(t *testing.T) {
+	const perPage, total = 3, 10
+	lastPage := (total + perPage - 1) / perPage
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := 1
+		if s := r.URL.Query().Get("page"); s != "" {
+			var err error
+			if page, err = strconv.Atoi(s); err != nil || page < 1 || page > lastPage {
+				http.Error(w, "bad page", http.StatusBadRequest)
+				return
+			}
+		}
+		if r.URL.Query().Get("sort") != "name" {
+			http.Error(w, "lost the sort parameter", http.StatusBadRequest)
+			return
+		}
+		var items []int
+		for i := (page-1)*perPage + 1; i <= min(page*perPage, total); i++ {
+			items = append(items, i)
+		}
+		Add(w.Header(), PageLinks(r.URL, "page", page, lastPage)...)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(items)
+	})
+	srv := newServer(t, Middleware(schemaLink)(api), false)
+
+	var all []int
+	next := srv.URL + "/items?sort=name&per_page=3#top"
+	pages := 0
+	for next != "" {
+		pages++
+		if pages > lastPage {
+			t.Fatalf("more than %d pages", lastPage)
+		}
+		resp, err := srv.Client().Get(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []int
+		err = json.NewDecoder(resp.Body).Decode(&items)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s, %v", next, resp.Status, err)
+		}
+		all = append(all, items...)
+		links, err := ParseResponse(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := links.Rel("describedby"); !ok || d.Target != srv.URL+"/schema.json" {
+			t.Errorf("page %d: describedby %v, %v", pages, d, ok)
+		}
+		if f, _ := links.Rel("first"); f.Target != srv.URL+"/items?sort=name&per_page=3&page=1" {
+			t.Errorf("page %d: first = %q", pages, f.Target)
+		}
+		next = ""
+		if l, ok := links.Rel("next"); ok {
+			next = l.Target
+		}
+	}
+	want := make([]int, total)
+	for i := range want {
+		want[i] = i + 1
+	}
+	if pages != lastPage || !slices.Equal(all, want) {
+		t.Errorf("%d pages with %v, want %d pages with %v", pages, all, lastPage, want)
+	}
+}
+
+func TestPageLinks(t *testing.T) {
+	tests := []struct {
+		name        string
+		u           string
+		param       string
+		page, last  int
+		first, prev string
+		next, last_ string
+	}{
+		{"absolute middle", "https://api.example/items?page=2", "page", 2, 5,
+			"https://api.example/items?page=1", "https://api.example/items?page=1",
+			"https://api.example/items?page=3", "https://api.example/items?page=5"},
+		{"relative", "/items?page=3", "page", 3, 5,
+			"/items?page=1", "/items?page=2", "/items?page=4", "/items?page=5"},
+		{"query only", "?p=3", "p", 3, 5,
+			"?p=1", "?p=2", "?p=4", "?p=5"},
+		{"first page", "/items", "page", 1, 3,
+			"/items?page=1", "", "/items?page=2", "/items?page=3"},
+		{"last page", "/items?page=3", "page", 3, 3,
+			"/items?page=1", "/items?page=2", "", "/items?page=3"},
+		{"single page", "/items", "page", 1, 1,
+			"/items?page=1", "", "", "/items?page=1"},
+		{"other params kept in order, repeats too", "/s?q=a+b&tag=x&page=2&tag=y&z=%2F", "page", 2, 3,
+			"/s?q=a+b&tag=x&page=1&tag=y&z=%2F", "/s?q=a+b&tag=x&page=1&tag=y&z=%2F",
+			"/s?q=a+b&tag=x&page=3&tag=y&z=%2F", "/s?q=a+b&tag=x&page=3&tag=y&z=%2F"},
+		{"param appended", "/s?z=1&a=2", "page", 1, 2,
+			"/s?z=1&a=2&page=1", "", "/s?z=1&a=2&page=2", "/s?z=1&a=2&page=2"},
+		{"repeated page param collapsed", "/s?page=1&a=1&page=9&b", "page", 1, 2,
+			"/s?page=1&a=1&b", "", "/s?page=2&a=1&b", "/s?page=2&a=1&b"},
+		{"encoded param name", "/s?pa%67e=2&x=1&&", "page", 2, 2,
+			"/s?page=1&x=1", "/s?page=1&x=1", "", "/s?page=2&x=1"},
+		{"param needing escape", "/s", "page no", 1, 2,
+			"/s?page+no=1", "", "/s?page+no=2", "/s?page+no=2"},
+		{"fragment dropped", "https://h.example/p?page=1#frag", "page", 1, 2,
+			"https://h.example/p?page=1", "", "https://h.example/p?page=2", "https://h.example/p?page=2"},
+		{"empty query marker", "/p?", "page", 1, 1,
+			"/p?page=1", "", "", "/p?page=1"},
+		{"userinfo and port kept", "http://u@h.example:8080/a%2Fb?page=1", "page", 1, 2,
+			"http://u@h.example:8080/a%2Fb?page=1", "", "http://u@h.example:8080/a%2Fb?page=2", "http://u@h.example:8080/a%2Fb?page=2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := url.Parse(tt.u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := *u
+			var want Links
+			for _, w := range []struct{ target, rel string }{{tt.first, "first"}, {tt.prev, "prev"}, {tt.next, "next"}, {tt.last_, "last"}} {
+				if w.target != "" {
+					want = append(want, Link{Target: w.target, Rel: []string{w.rel}})
+				}
+			}
+			got := PageLinks(u, tt.param, tt.page, tt.last)
+			if got.String() != want.String() {
+				t.Errorf("PageLinks(%q, %q, %d, %d)\n got %s\nwant %s", tt.u, tt.param, tt.page, tt.last, got, want)
+			}
+			if *u != before {
+				t.Errorf("PageLinks modified u: %v", u)
+			}
+		})
+	}
+}
+
+func TestPageLinksNonsense(t *testing.T) {
+	u, _ := url.Parse("/items?page=2")
+	tests := []struct {
+		u           *url.URL
+		param       string
+		page, last_ int
+	}{
+		{u, "page", 0, 5},
+		{u, "page", -1, 5},
+		{u, "page", 1, 0},
+		{u, "page", 0, 0},
+		{u, "page", 6, 5},
+		{u, "", 1, 5},
+		{nil, "page", 1, 5},
+	}
+	for _, tt := range tests {
+		if got := PageLinks(tt.u, tt.param, tt.page, tt.last_); got != nil {
+			t.Errorf("PageLinks(%v, %q, %d, %d) = %s, want nil", tt.u, tt.param, tt.page, tt.last_, got)
+		}
+	}
+}
+
+// plainWriter is a ResponseWriter with no optional interfaces.
+type plainWriter struct{ h http.Header }
+
+func (p *plainWriter) Header() http.Header         { return p.h }
+func (p *plainWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (p *plainWriter) WriteHeader(int)             {}
+
+func TestMiddlewareFlushNotSupported(t *testing.T) {
+	pw := &plainWriter{h: http.Header{}}
+	Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).Flush(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("Flush on a writer that cannot flush = %v, want http.ErrNotSupported", err)
+		}
+		if _, err := w.(io.ReaderFrom).ReadFrom(strings.NewReader("x")); err != nil {
+			t.Errorf("ReadFrom without a wrapped ReadFrom: %v", err)
+		}
+	})).ServeHTTP(pw, httptest.NewRequest("GET", "/", nil))
+	checkLinks(t, "final", pw.h, "/schema.json describedby")
+}
