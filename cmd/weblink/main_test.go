@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -349,4 +351,48 @@ func TestCheckLinksetDocument(t *testing.T) {
 		"line 3, byte 70: expected \";\" or \",\" after the link target or a parameter, found \"j\"; link-value dropped\n"+
 		"2 links: 1 problem, 0 warnings\n")
 	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
+}
+
+func TestTitleLanguage(t *testing.T) {
+	r := runCmd(t, "", `</fr>; rel=alternate; title*=UTF-8'fr'Caf%C3%A9; hreflang=fr; note*=UTF-8'de'gr%C3%BC%C3%9F`)
+	r.want(t, exitOK, ""+
+		"REL        TARGET  TITLE      ATTRIBUTES\n"+
+		"alternate  /fr     Café (fr)  hreflang=fr note=grüß (de)\n")
+}
+
+func TestCheckLongTarget(t *testing.T) {
+	// Messages about a long value stay short; a problem on a CRLF line is
+	// shown without the CR.
+	long := "https://x.example/" + strings.Repeat("p", 200)
+	r := runCmd(t, "<"+long+">; rel=\"Bad\"\r\n, x\r\n", "-check")
+	r.want(t, exitProblem, ""+
+		", x\n"+
+		"  ^\n"+
+		"line 2, byte 235: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
+		"warning: link 1 <"+long[:80]+"...>: relation type \"bad\" is not registered and not a URI\n"+
+		"1 link: 1 problem, 1 warning\n")
+	r = runCmd(t, "", "-check", "<"+long+"^>; rel=next")
+	r.want(t, exitProblem, ""+
+		"link 1 <"+long[:80]+"...>: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded\n"+
+		"1 link: 1 problem, 0 warnings\n")
+}
+
+func TestJSON(t *testing.T) {
+	r := runCmd(t, "", "-json", `<https://x.example/a>; rel="next prev"; title="A"; type=text/html; as=style; hreflang=en`)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var got []jsonLink
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v in %s", err, r.stdout)
+	}
+	want := []jsonLink{{Href: "https://x.example/a", Rel: []string{"next", "prev"}, Hreflang: []string{"en"},
+		Title: "A", Type: "text/html", Params: []jsonParam{{Name: "as", Value: "style"}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	r = runCmd(t, "", "-json", `<a>`, `b`)
+	r.want(t, exitOK, "[\n  {\n    \"href\": \"a\"\n  }\n]\n")
+	r.wantErr(t, "argument 2, byte 0")
+	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
 }
