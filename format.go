@@ -110,18 +110,44 @@ func (l Link) appendTo(b []byte) []byte {
 		b = appendASCIIParam(b, "media", l.Media, false)
 	}
 	if l.Title != "" || l.TitleLang != "" {
-		b = appendTextParam(b, "title", l.Title, l.TitleLang, true)
+		b = appendTextParam(b, "title", l.Title, l.TitleLang, true, false)
 	}
 	if l.Type != "" {
 		b = appendASCIIParam(b, "type", l.Type, true)
 	}
+	starred := starNames(l.Params)
 	for _, p := range l.Params {
 		if !isExtensionName(p.Name) {
 			continue
 		}
-		b = appendTextParam(b, p.Name, p.Value, p.Lang, false)
+		b = appendTextParam(b, p.Name, p.Value, p.Lang, false, starred[lower(p.Name)])
 	}
 	return b
+}
+
+// starNames returns the lower-case names of the params that must be written
+// as ext-values, name*=..., or nil when there are none. When one value of a
+// name needs the star form, every value of that name is written in it: a
+// receiver lets name* replace every plain name parameter (RFC 8288 Appendix
+// B.2 step 16), so a plain one beside it would be lost.
+func starNames(params []Param) map[string]bool {
+	var m map[string]bool
+	for _, p := range params {
+		if needsExtValue(p.Value, p.Lang) {
+			if m == nil {
+				m = make(map[string]bool)
+			}
+			m[lower(p.Name)] = true
+		}
+	}
+	return m
+}
+
+// needsExtValue reports whether text with language lang must be written as
+// an RFC 8187 ext-value: it has a (well-formed) language, or characters that
+// a quoted-string cannot carry.
+func needsExtValue(value, lang string) bool {
+	return validLanguage(lang) || !isPrintableASCII(value)
 }
 
 // isExtensionName reports whether name can be written as the name of an
@@ -204,29 +230,26 @@ func appendQuotedASCII(b []byte, s string) []byte {
 	return b
 }
 
-// appendTextParam appends a parameter whose value is text: bare when empty
-// (unless quote is set), a token or quoted-string when it is printable ASCII,
-// and an RFC 8187 ext-value "name*=UTF-8'lang'..." when it has a language or
-// characters a quoted-string cannot carry (RFC 8288 §3, RFC 8187 §3.2).
-func appendTextParam(b []byte, name, value, lang string, quote bool) []byte {
-	if lang != "" && !validLanguage(lang) {
-		lang = ""
-	}
+// appendTextParam appends a parameter whose value is text: as an RFC 8187
+// ext-value "name*=UTF-8'lang'..." when star is set or needsExtValue says so
+// (RFC 8288 §3, RFC 8187 §3.2); otherwise bare when empty (unless quote is
+// set), else a token or a quoted-string.
+func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byte {
 	b = append(b, "; "...)
 	b = appendLower(b, name)
-	if lang == "" && isPrintableASCII(value) {
-		switch {
-		case value == "" && !quote:
-			return b
-		case !quote && isToken(value):
-			return append(append(b, '='), value...)
-		}
-		b = append(b, `="`...)
-		b = appendQuotedASCII(b, value)
-		return append(b, '"')
+	if star || needsExtValue(value, lang) {
+		b = append(b, "*="...)
+		return ExtValue{Lang: lang, Value: value}.appendTo(b)
 	}
-	b = append(b, "*="...)
-	return ExtValue{Lang: lang, Value: value}.appendTo(b)
+	switch {
+	case value == "" && !quote:
+		return b
+	case !quote && isToken(value):
+		return append(append(b, '='), value...)
+	}
+	b = append(b, `="`...)
+	b = appendQuotedASCII(b, value)
+	return append(b, '"')
 }
 
 // isPrintableASCII reports whether every byte of s is in 0x20-0x7E, which a

@@ -42,6 +42,9 @@ var formatTests = []struct {
 		`<a>; title="x"`},
 	{"param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
 		`<a>; label*=UTF-8''%E6%97%A5%E6%9C%AC; note*=UTF-8'en'hi`},
+	{"one star value puts every value of the name in star form",
+		Link{Target: "a", Params: []Param{{Name: "foo"}, {Name: "bar", Value: "x"}, {Name: "Foo", Value: "\x00"}}},
+		`<a>; foo*=UTF-8''; bar=x; foo*=UTF-8''%00`},
 	{"bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
 		`<a>; crossorigin; nopush`},
 	{"unsafe param names omitted", Link{Target: "a", Params: []Param{
