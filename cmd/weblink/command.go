@@ -113,15 +113,15 @@ func (c *command) show(src source) {
 // -check, as warnings on standard error otherwise.
 func (c *command) parse(src source) weblink.Links {
 	if src.jsonSet {
-		links, err := decodeLinksetJSON(src.json)
-		if err != nil {
+		var links weblink.Links
+		if err := links.UnmarshalJSON(src.json); err != nil {
 			c.problem("input", err)
 		}
 		return links
 	}
 	var all weblink.Links
 	for _, f := range src.fields {
-		links, err := weblink.Parse(strings.Map(lineBreakToSpace, f.text))
+		links, err := weblink.Parse(f.text) // CR and LF are whitespace, as in application/linkset
 		all = append(all, links...)
 		for _, e := range leaves(err) {
 			var se *weblink.SyntaxError
@@ -133,16 +133,6 @@ func (c *command) parse(src source) weblink.Links {
 		}
 	}
 	return all
-}
-
-// lineBreakToSpace maps CR and LF to a space: in an application/linkset
-// document (RFC 9264 §4.1) and in folded header lines they are whitespace.
-// The length of the text stays the same, so offsets stay valid.
-func lineBreakToSpace(r rune) rune {
-	if r == '\r' || r == '\n' {
-		return ' '
-	}
-	return r
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:
@@ -226,7 +216,7 @@ func (c *command) finish() int {
 		c.errorf("no link has relation type %q", c.opts.rel)
 		return exitNone
 	case c.opts.json:
-		if err := writeJSON(c.out, c.collected); err != nil {
+		if err := c.writeJSON(); err != nil {
 			c.fail(err)
 			return exitNone
 		}
@@ -234,6 +224,31 @@ func (c *command) finish() int {
 		c.out.WriteString("? unregistered relation type\n")
 	}
 	return exitOK
+}
+
+// writeJSON prints the links as an application/linkset+json document
+// (RFC 9264 §4.2). A link the format cannot represent (one without a
+// relation type, say) is left out with a warning on standard error.
+func (c *command) writeJSON() error {
+	doc, err := c.collected.MarshalJSON()
+	if err != nil {
+		var ok weblink.Links
+		for _, l := range c.collected {
+			if _, err := (weblink.Links{l}).MarshalJSON(); err != nil {
+				msg := err.Error()
+				msg = msg[strings.Index(msg, "): ")+1:] // after "link 0 (target ...)"
+				c.errorf("-json leaves out <%s>%s", clean(shorten(l.Target)), clean(msg))
+				continue
+			}
+			ok = append(ok, l)
+		}
+		if doc, err = ok.MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	c.out.Write(doc)
+	c.out.WriteByte('\n')
+	return nil
 }
 
 // plural returns word, with an "s" unless n is 1.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -170,18 +169,14 @@ func TestAllJSON(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var got []jsonLink
-	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-		t.Fatalf("%v in %s", err, r.stdout)
+	page := func(n int) string { return u + "/items?page=" + strconv.Itoa(n) }
+	item := func(n int) string {
+		return `"item": [{"href": "http://items.example/` + strconv.Itoa(n) + `", "title": "Item ` + strconv.Itoa(n) + `"}]`
 	}
-	var anchors []string
-	for _, l := range got {
-		anchors = append(anchors, l.Rel[0]+" "+strings.TrimPrefix(l.Anchor, u))
-	}
-	want := "next /items?page=1,item /items?page=1,next /items?page=2,prev /items?page=2,item /items?page=2,prev /items?page=3,item /items?page=3"
-	if strings.Join(anchors, ",") != want {
-		t.Errorf("links by page: %s, want %s", strings.Join(anchors, ","), want)
-	}
+	sameJSON(t, r.stdout, `{"linkset": [
+		{"anchor": "`+page(1)+`", "next": [{"href": "`+page(2)+`"}], `+item(1)+`},
+		{"anchor": "`+page(2)+`", "next": [{"href": "`+page(3)+`"}], "prev": [{"href": "`+page(1)+`"}], `+item(2)+`},
+		{"anchor": "`+page(3)+`", "prev": [{"href": "`+page(2)+`"}], `+item(3)+`}]}`)
 }
 
 // pad pads s with spaces to n characters.

@@ -39,7 +39,7 @@ Flags, before or after the values ("--" ends them):
                 curl -sI "$u" | weblink -base "$u"
   -rel NAME   print only the targets of the links with relation type NAME
                 next=$(curl -sI "$u" | weblink -rel next -base "$u")
-  -json       print the links as JSON
+  -json       print the links as a linkset (application/linkset+json, RFC 9264)
                 weblink -json '<https://example.com/a>; rel="alternate"'
   -check      strict validation; exit status 2 when there are problems
                 curl -sI https://example.com/ | weblink -check

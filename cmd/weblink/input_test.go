@@ -102,7 +102,7 @@ func TestLinksetJSONInput(t *testing.T) {
 
 	r := runCmd(t, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
 	r.want(t, exitNone, "")
-	r.wantErr(t, "href")
+	r.wantErr(t, "input: invalid linkset: linkset[0].next[0].href: missing")
 	r = runCmd(t, `{"linkset": 7}`, "-check")
 	if r.code != exitProblem || !strings.HasPrefix(r.stdout, "input: ") {
 		t.Errorf("-check of a bad linkset: exit %d, stdout %q", r.code, r.stdout)

@@ -50,12 +50,12 @@
 //
 //	next=$(curl -sI "$u" | weblink -rel next -base "$u")
 //
-// -json prints a JSON array with one object per link. The members are those
-// of the Link type: "href" (the target, always present), "rel", "anchor",
-// "rev", "hreflang" (arrays of strings where the link may have several),
-// "media", "title", "title_lang", "type", and "params", an array of
-// {"name", "value", "lang"} objects; empty members are left out. With -url,
-// "anchor" is set to the URL of the page that sent a link without one.
+// -json prints an application/linkset+json document (RFC 9264 §4.2, written
+// by weblink.Links.MarshalJSON). With -url, a link without an anchor is put
+// in a context object anchored at the URL of the page that sent it, so that
+// -all gives one linkset with a context object per page. A link the format
+// cannot represent, such as one without a relation type, is left out with a
+// warning.
 //
 // -check prints every problem on standard output: for a syntax error, the
 // field value with a caret under the offending byte and the reason; then

@@ -377,22 +377,38 @@ func TestCheckLongTarget(t *testing.T) {
 		"1 link: 1 problem, 0 warnings\n")
 }
 
+// sameJSON fails the test unless got and want are the same JSON value.
+func sameJSON(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%v in %s", err, got)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("JSON:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestJSON(t *testing.T) {
-	r := runCmd(t, "", "-json", `<https://x.example/a>; rel="next prev"; title="A"; type=text/html; as=style; hreflang=en`)
-	if r.code != exitOK {
+	r := runCmd(t, "", "-json", `<https://x.example/a>; rel="next prev"; title="A"; type=text/html; as=style; hreflang=en`,
+		`</b>; rel=describedby; anchor="https://x.example/"; title*=UTF-8'de'gr%C3%BC%C3%9F`)
+	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var got []jsonLink
-	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-		t.Fatalf("%v in %s", err, r.stdout)
+	target := `{"href": "https://x.example/a", "type": "text/html", "hreflang": ["en"], "title": "A", "as": ["style"]}`
+	sameJSON(t, r.stdout, `{"linkset": [
+		{"next": [`+target+`], "prev": [`+target+`]},
+		{"anchor": "https://x.example/", "describedby": [{"href": "/b", "title*": [{"value": "grüß", "language": "de"}]}]}]}`)
+
+	// A link JSON cannot hold is left out, with a warning.
+	r = runCmd(t, "", "-json", `<a>; rel=next`, `<b>`, `<c; rel=x`)
+	sameJSON(t, r.stdout, `{"linkset": [{"next": [{"href": "a"}]}]}`)
+	if r.code != exitOK || !strings.Contains(r.stderr, "weblink: argument 3, byte 0: ") ||
+		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: has no relation type") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	want := []jsonLink{{Href: "https://x.example/a", Rel: []string{"next", "prev"}, Hreflang: []string{"en"},
-		Title: "A", Type: "text/html", Params: []jsonParam{{Name: "as", Value: "style"}}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, want %+v", got, want)
-	}
-	r = runCmd(t, "", "-json", `<a>`, `b`)
-	r.want(t, exitOK, "[\n  {\n    \"href\": \"a\"\n  }\n]\n")
-	r.wantErr(t, "argument 2, byte 0")
 	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
 }
