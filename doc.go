@@ -51,6 +51,12 @@
 // it returns are substrings of the input where nothing had to be unescaped
 // or lower-cased.
 //
+// # Paging
+//
+// Pages follows rel="next" from page to page as an iterator, with the safety
+// checks an API client needs (loops, schemes, origins, credentials, page
+// limits); NextURL gives the next page of one response.
+//
 // # Writing links
 //
 // Link.String and Links.String write field values, and Add appends a Link
@@ -61,6 +67,12 @@
 // an RFC 8187 ext-value (title*=UTF-8'de'n%C3%A4chstes). Link.Validate
 // reports what a link about to be sent gets wrong, and Link.Unregistered the
 // relation types that are neither registered nor URIs.
+//
+// Middleware, EarlyHints and EarlyHintsMiddleware add links to the
+// responses of a net/http server, and PageLinks builds first, prev, next and
+// last links for a paged collection. Links.MarshalJSON, Links.UnmarshalJSON,
+// ParseLinkset, FormatLinkset and LinksetHandler speak the linkset formats
+// of RFC 9264.
 //
 // # Base URIs
 //

@@ -13,6 +13,8 @@ type SyntaxError struct {
 	Msg    string // what is wrong, and what was done about it
 }
 
+// Error returns the message with the offset: "weblink: syntax error at
+// offset N: ...".
 func (e *SyntaxError) Error() string {
 	return "weblink: syntax error at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }

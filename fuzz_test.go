@@ -141,8 +141,14 @@ func FuzzFormat(f *testing.F) {
 		if err != nil || len(got) != 1 {
 			t.Fatalf("Parse(%q) = %d links, %v; want 1 link and no error", s, len(got), err)
 		}
-		if got[0].Title != title && isPrintableASCII(title) && title != "" {
+		// Text survives whatever it holds, when it is valid UTF-8.
+		if utf8.ValidString(title) && got[0].Title != title {
 			t.Fatalf("title %q came back as %q", title, got[0].Title)
+		}
+		if isExtensionName(pname) && utf8.ValidString(pvalue) {
+			if p, ok := got[0].Param(pname); !ok || p.Value != pvalue {
+				t.Fatalf("param %q=%q came back as %+v, %v", pname, pvalue, p, ok)
+			}
 		}
 	})
 }

@@ -137,6 +137,7 @@ type ResolveError struct {
 	Err error  // the error from url.Parse
 }
 
+// Error names the reference and why net/url rejected it.
 func (e *ResolveError) Error() string {
 	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
 }

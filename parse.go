@@ -190,10 +190,12 @@ type lineError struct {
 	err  error
 }
 
+// Error prefixes the error with the field line it is from.
 func (e *lineError) Error() string {
 	return "Link field line " + strconv.Itoa(e.line) + ": " + e.err.Error()
 }
 
+// Unwrap returns the errors of the line.
 func (e *lineError) Unwrap() error { return e.err }
 
 // linkValue parses the link-value starting at s[i] (RFC 8288 §3):
@@ -413,8 +415,10 @@ type starError struct {
 	err error // from ParseExtValue
 }
 
+// Error returns the message of the *SyntaxError.
 func (e *starError) Error() string { return e.syn.Error() }
 
+// Unwrap returns the *SyntaxError, and ErrCharset when it applies.
 func (e *starError) Unwrap() []error {
 	if errors.Is(e.err, ErrCharset) {
 		return []error{e.syn, ErrCharset}
