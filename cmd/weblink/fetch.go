@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+
+	"github.com/weblinking/weblink"
 )
 
 // fetch requests -url and shows the links of the response, or with -all of
-// every page that rel="next" leads to. It asks with HEAD, and again with GET
+// every page that rel="next" leads to (weblink.Pages: same origin only, and
+// a loop ends it). It asks with HEAD, and again with GET
 // when the server answers HEAD with 405 Method Not Allowed or 501 Not
 // Implemented. The pages shown before an error stay shown.
 func (c *command) fetch() error {
@@ -21,7 +24,7 @@ func (c *command) fetch() error {
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		seq := fetchOne(c.client, req)
 		if c.opts.all {
-			seq = pages(ctx, c.client, req)
+			seq = weblink.Pages(ctx, c.client, req)
 		}
 		retry := false
 		for resp, err := range seq {

@@ -15,8 +15,9 @@ import (
 // the method of every request.
 type api struct {
 	pages      int
-	rejectHead int // status for HEAD requests; 0 to answer them
-	fail       int // a page that answers 500
+	rejectHead int  // status for HEAD requests; 0 to answer them
+	fail       int  // a page that answers 500
+	loop       bool // whether the last page links back to the first
 	mu         sync.Mutex
 	methods    []string
 }
@@ -44,6 +45,9 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if n < a.pages {
 		w.Header().Add("Link", fmt.Sprintf(`</items?page=%d>; rel="next"`, n+1))
+	}
+	if n == a.pages && a.loop {
+		w.Header().Add("Link", `</items?page=1>; rel="next"`)
 	}
 	if n > 1 {
 		w.Header().Add("Link", fmt.Sprintf(`<?page=%d>; rel=prev`, n-1))
@@ -161,6 +165,12 @@ func TestAll(t *testing.T) {
 	r := runCmd(t, "", "-url", u+"/items?page=2", "-all", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/2\nhttp://items.example/3\n")
 	r.wantErr(t, "500 Internal Server Error")
+
+	// A next link back to a page already shown ends the run too.
+	u = serve(t, &api{pages: 3, loop: true})
+	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item")
+	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\nhttp://items.example/3\n")
+	r.wantErr(t, "already visited")
 }
 
 func TestAllJSON(t *testing.T) {
