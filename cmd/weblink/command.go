@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/weblinking/weblink"
+)
+
+// command is one run of weblink: its options, where it writes, and what it
+// has counted so far.
+type command struct {
+	opts   options
+	out    *bufio.Writer
+	stderr io.Writer
+	colour bool // whether the table may use ANSI colours
+	client *http.Client
+
+	pages        int           // sources shown
+	links        int           // links found
+	matches      int           // -rel: targets printed
+	problems     int           // -check: problems found
+	warnings     int           // -check: warnings
+	unregistered bool          // table: some relation type was marked "?"
+	collected    weblink.Links // -json: every link, printed at the end
+}
+
+// main reads the input named by the options and values, shows it, and
+// returns the exit status.
+func (c *command) main(values []string, stdin io.Reader) int {
+	switch {
+	case c.opts.url != "":
+		if err := c.fetch(); err != nil {
+			c.fail(err)
+			return max(c.finish(), exitNone)
+		}
+	case len(values) > 0:
+		c.show(argsSource(values))
+	default:
+		if isTerminal(stdin) {
+			io.WriteString(c.stderr, example)
+			return exitProblem
+		}
+		src, err := readInput(stdin)
+		if err != nil {
+			c.errorf("reading standard input: %v", err)
+			return exitNone
+		}
+		c.show(src)
+	}
+	return c.finish()
+}
+
+// errorf prints an error on standard error.
+func (c *command) errorf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
+}
+
+// fail prints err, whose message may already start with "weblink: ".
+func (c *command) fail(err error) {
+	c.errorf("%s", strings.TrimPrefix(err.Error(), "weblink: "))
+}
+
+// show parses the links of src, resolves them against -base or the URL src
+// was fetched from, and shows them in the output mode.
+func (c *command) show(src source) {
+	c.pages++
+	base := c.opts.baseURL
+	if base == nil && src.url != "" {
+		base, _ = url.Parse(src.url)
+	}
+	links := c.parse(src)
+	if base != nil {
+		links = links.Resolve(base)
+	}
+	c.links += len(links)
+	switch {
+	case c.opts.rel != "":
+		for _, l := range links {
+			if l.HasRel(c.opts.rel) {
+				c.matches++
+				c.out.WriteString(shellSafe(l.Target))
+				c.out.WriteByte('\n')
+			}
+		}
+	case c.opts.json:
+		for _, l := range links {
+			if l.Anchor == "" {
+				l.Anchor = src.url
+			}
+			c.collected = append(c.collected, l)
+		}
+	case c.opts.check:
+		c.validate(links)
+	case c.opts.format:
+		for _, l := range links {
+			c.out.WriteString(l.String())
+			c.out.WriteByte('\n')
+		}
+	default:
+		c.table(src.url, links)
+	}
+}
+
+// parse parses the Link field values or the JSON document of src and
+// reports what could not be parsed: with carets on standard output for
+// -check, as warnings on standard error otherwise.
+func (c *command) parse(src source) weblink.Links {
+	if src.jsonSet {
+		var links weblink.Links
+		if err := links.UnmarshalJSON(src.json); err != nil {
+			c.problem("input", err)
+		}
+		return links
+	}
+	var all weblink.Links
+	for _, f := range src.fields {
+		links, err := weblink.Parse(f.text) // CR and LF are whitespace, as in application/linkset
+		all = append(all, links...)
+		for _, e := range leaves(err) {
+			var se *weblink.SyntaxError
+			if errors.As(e, &se) {
+				c.syntaxError(f, se)
+			} else {
+				c.problem(f.label, e)
+			}
+		}
+	}
+	return all
+}
+
+// leaves returns the errors that err joins (errors.Join), or err itself:
+// each problem that Parse or Validate found. Only the top level is split:
+// an error that wraps a *weblink.SyntaxError with its cause stays whole.
+func leaves(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// syntaxError reports a link-value of f that Parse dropped or a parameter
+// it could not decode.
+func (c *command) syntaxError(f field, se *weblink.SyntaxError) {
+	off := min(max(se.Offset, 0), len(f.text))
+	label := f.label
+	if f.line > 0 {
+		label = "line " + strconv.Itoa(f.line+strings.Count(f.text[:off], "\n"))
+	}
+	where := label + ", byte " + strconv.Itoa(off)
+	if !c.opts.check {
+		c.errorf("%s: %s", where, se.Msg)
+		return
+	}
+	c.problems++
+	shown, col := excerpt(f.text, off)
+	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, se.Msg)
+}
+
+// problem reports an error without a position.
+func (c *command) problem(label string, err error) {
+	msg := strings.TrimPrefix(err.Error(), "weblink: ")
+	if !c.opts.check {
+		c.errorf("%s: %s", label, msg)
+		return
+	}
+	c.problems++
+	fmt.Fprintf(c.out, "%s: %s\n", label, msg)
+}
+
+// validate prints what Link.Validate finds in each link, and the relation
+// types that are neither registered nor URIs as warnings.
+func (c *command) validate(links weblink.Links) {
+	prefix := weblink.ErrInvalidLink.Error() + ": "
+	for i, l := range links {
+		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
+		for _, e := range leaves(l.Validate()) {
+			c.problems++
+			fmt.Fprintf(c.out, "%s: %s\n", name, clean(strings.TrimPrefix(e.Error(), prefix)))
+		}
+		for _, r := range l.Unregistered() {
+			if r == "" {
+				continue
+			}
+			c.warnings++
+			fmt.Fprintf(c.out, "warning: %s: relation type %q is not registered and not a URI\n", name, clean(shorten(r)))
+		}
+	}
+}
+
+// finish prints what is printed once at the end and returns the exit
+// status.
+func (c *command) finish() int {
+	if c.opts.check {
+		fmt.Fprintf(c.out, "%d %s: %d %s, %d %s\n", c.links, plural(c.links, "link"),
+			c.problems, plural(c.problems, "problem"), c.warnings, plural(c.warnings, "warning"))
+		if c.problems > 0 {
+			return exitProblem
+		}
+	}
+	if c.links == 0 {
+		c.errorf("no links found")
+		return exitNone
+	}
+	switch {
+	case c.opts.rel != "" && c.matches == 0:
+		c.errorf("no link has relation type %q", c.opts.rel)
+		return exitNone
+	case c.opts.json:
+		if err := c.writeJSON(); err != nil {
+			c.fail(err)
+			return exitNone
+		}
+	case c.unregistered:
+		c.out.WriteString("? unregistered relation type\n")
+	}
+	return exitOK
+}
+
+// writeJSON prints the links as an application/linkset+json document
+// (RFC 9264 §4.2). A link the format cannot represent (one without a
+// relation type, say) is left out with a warning on standard error.
+func (c *command) writeJSON() error {
+	doc, err := c.collected.MarshalJSON()
+	if err != nil {
+		var ok weblink.Links
+		for _, l := range c.collected {
+			if _, err := (weblink.Links{l}).MarshalJSON(); err != nil {
+				msg := err.Error()
+				msg = msg[strings.Index(msg, "): ")+1:] // after "link 0 (target ...)"
+				c.errorf("-json leaves out <%s>%s", clean(shorten(l.Target)), clean(msg))
+				continue
+			}
+			ok = append(ok, l)
+		}
+		if doc, err = ok.MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	c.out.Write(doc)
+	c.out.WriteByte('\n')
+	return nil
+}
+
+// plural returns word, with an "s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

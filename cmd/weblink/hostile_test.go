@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// modes are the output modes, for running an input through each.
+var modes = [][]string{{}, {"-rel", "next"}, {"-json"}, {"-check"}, {"-format"}}
+
+func TestBinaryStdin(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	bin := make([]byte, 64<<10)
+	rng.Read(bin)
+	for _, in := range []string{
+		string(bin),
+		"\x00\x01\x02\xff\xfe",
+		"HTTP/1.1 200 OK\r\nLink: \x00<\xff>; rel=\"\x1b]0;x\x07\"\r\n\r\n",
+		"{\x00",
+		"Link: <\xc3>; rel=next; title=\"\xff\x1b[2J\"\n",
+	} {
+		for _, args := range modes {
+			r := runCmd(t, in, args...)
+			if r.code != exitOK && r.code != exitNone && r.code != exitProblem {
+				t.Errorf("%q: exit %d", args, r.code)
+			}
+			if len(args) != 2 && strings.ContainsAny(r.stdout, "\x00\x07\x1b") {
+				t.Errorf("%q: control characters reach stdout: %q", args, r.stdout)
+			}
+		}
+	}
+	r := runCmd(t, string(bin))
+	r.want(t, exitNone, "")
+	if !strings.HasSuffix(r.stderr, "weblink: no links found\n") {
+		t.Errorf("stderr ends %q", r.stderr[max(len(r.stderr)-100, 0):])
+	}
+}
+
+func TestHugeLine(t *testing.T) {
+	// A 1 MB line starting with "<" that never closes it.
+	in := "<" + strings.Repeat("a", 1_000_000)
+	r := runCmd(t, in, "-check")
+	r.want(t, exitProblem, "<"+strings.Repeat("a", 39)+"...\n^\n"+
+		"line 1, byte 0: \"<\" is never closed by \">\"; link-value dropped\n"+
+		"0 links: 1 problem, 0 warnings\n")
+
+	// The same target closed: one link, shown whole by -rel, cut in -check.
+	in += ">; rel=Next; x"
+	runCmd(t, in, "-rel", "next").want(t, exitOK, in[1:1_000_001]+"\n")
+	r = runCmd(t, in, "-check")
+	if r.code != exitOK || len(r.stdout) > 300 || !strings.HasSuffix(r.stdout, "1 link: 0 problems, 0 warnings\n") {
+		t.Errorf("-check of a 1 MB target: exit %d, %d bytes: %.300q", r.code, len(r.stdout), r.stdout)
+	}
+
+	// A problem in the middle of a 1 MB line: the caret is under it in a
+	// window of the line.
+	in = strings.Repeat("<a>; rel=next, ", 30000) + "oops, " + strings.Repeat("<b>; rel=prev, ", 30000)
+	r = runCmd(t, in, "-check")
+	after := "oops, " + strings.Repeat("<b>; rel=prev, ", 3)
+	want := "..." + strings.Repeat("<a>; rel=next, ", 4) + after[:40] + "...\n" +
+		strings.Repeat(" ", 63) + "^\n" +
+		"line 1, byte 450000: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"
+	if r.code != exitProblem || !strings.HasPrefix(r.stdout, want) || !strings.HasSuffix(r.stdout, "60000 links: 1 problem, 0 warnings\n") {
+		t.Errorf("exit %d:\n%.1000s", r.code, r.stdout)
+	}
+}
+
+func TestManyLinkValues(t *testing.T) {
+	// 200 000 link-values fit in 1 MiB when most are short: every tenth
+	// has a relation type and a numbered target.
+	const n = 200_000
+	var b bytes.Buffer
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if i%10 == 9 {
+			b.WriteString("<" + strconv.Itoa(i) + ">;rel=x")
+		} else {
+			b.WriteString("<a>")
+		}
+	}
+	if b.Len() > maxInput {
+		t.Fatalf("input is %d bytes", b.Len())
+	}
+	in := b.String()
+	r := runCmd(t, in, "-rel", "x")
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.code != exitOK || len(lines) != n/10 || lines[0] != "9" || lines[len(lines)-1] != strconv.Itoa(n-1) {
+		t.Errorf("-rel x: exit %d, %d lines, first %q, last %q", r.code, len(lines), lines[0], lines[len(lines)-1])
+	}
+	r = runCmd(t, in, "-format")
+	if r.code != exitOK || strings.Count(r.stdout, "\n") != n || !strings.HasSuffix(r.stdout, "\n<a>\n<199999>; rel=\"x\"\n") {
+		t.Errorf("-format: exit %d, %d lines", r.code, strings.Count(r.stdout, "\n"))
+	}
+	r = runCmd(t, in, "-check")
+	if r.code != exitProblem || !strings.HasSuffix(r.stdout, "200000 links: 180000 problems, 20000 warnings\n") {
+		t.Errorf("-check: exit %d, ends %q", r.code, r.stdout[max(len(r.stdout)-200, 0):])
+	}
+	r = runCmd(t, in)
+	if r.code != exitOK || strings.Count(r.stdout, "\n") != n+2 {
+		t.Errorf("table: exit %d, %d lines", r.code, strings.Count(r.stdout, "\n"))
+	}
+}
+
+func FuzzStdin(f *testing.F) {
+	f.Add(curlHead, 0)
+	f.Add("<a>; rel=next, b, <c", 3)
+	f.Add("Link: <a>;\n rel=\"x y\"; title*=UTF-8'en'%C3%A9\n\nbody", 1)
+	f.Add(`{"linkset":[{"next":[{"href":"a"}]}]}`, 2)
+	f.Add("HTTP/1.1 103 x\n\nHTTP/1.1 200\nLink: <\xff>\n", 4)
+	f.Fuzz(func(t *testing.T, in string, mode int) {
+		args := modes[uint(mode)%uint(len(modes))]
+		r := runCmd(t, in, args...)
+		if r.code < exitOK || r.code > exitProblem {
+			t.Errorf("exit %d", r.code)
+		}
+		// The same text as an argument.
+		r = runCmd(t, "", append([]string{in}, args...)...)
+		if r.code < exitOK || r.code > exitProblem {
+			t.Errorf("exit %d", r.code)
+		}
+	})
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// curlHead is curl -sI output with repeated Link lines in mixed case, one
+// of them folded (obs-fold), CRLF line ends.
+const curlHead = "HTTP/1.1 200 OK\r\n" +
+	"Content-Type: application/json\r\n" +
+	"LINK: <https://api.example.com/items?page=3>; rel=\"next\",\r\n" +
+	"\t <https://api.example.com/items?page=1>; rel=\"prev\"\r\n" +
+	"X-Other: <https://not.a.link/>; rel=\"next\"\r\n" +
+	"link: </items?page=9>; rel=\"last\"\r\n" +
+	"Link: <https://api.example.com/items?page=1>; rel=first\r\n" +
+	"\r\n"
+
+func TestCurlHead(t *testing.T) {
+	runCmd(t, curlHead, "-format").want(t, exitOK, ""+
+		"<https://api.example.com/items?page=3>; rel=\"next\"\n"+
+		"<https://api.example.com/items?page=1>; rel=\"prev\"\n"+
+		"</items?page=9>; rel=\"last\"\n"+
+		"<https://api.example.com/items?page=1>; rel=\"first\"\n")
+	runCmd(t, curlHead, "-rel", "last", "-base", "https://api.example.com/items?page=2").
+		want(t, exitOK, "https://api.example.com/items?page=9\n")
+	// LF line ends and HTTP/2 status lines work the same.
+	lf := strings.ReplaceAll(strings.Replace(curlHead, "HTTP/1.1 200 OK", "HTTP/2 200", 1), "\r\n", "\n")
+	runCmd(t, lf, "-rel", "prev").want(t, exitOK, "https://api.example.com/items?page=1\n")
+	// Blank lines before the head are skipped.
+	runCmd(t, "\r\n\n"+curlHead, "-rel", "first").want(t, exitOK, "https://api.example.com/items?page=1\n")
+}
+
+func TestSeveralHeads(t *testing.T) {
+	// curl -i with 103 Early Hints, and curl -sIL through a redirect: the
+	// last head counts.
+	in := "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n" +
+		"HTTP/1.1 301 Moved Permanently\r\nLocation: /new\r\nLink: </old>; rel=canonical\r\n\r\n" +
+		"HTTP/2 200\r\nlink: </new>; rel=canonical\r\n\r\n" +
+		"HTTP/1.1 this body line looks like a head but is not read\r\nLink: </body>; rel=x\r\n"
+	runCmd(t, in, "-format").want(t, exitOK, "</new>; rel=\"canonical\"\n")
+
+	// A proxy's answer to CONNECT is followed by the real head.
+	in = "HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK\r\nLink: <a>; rel=next\r\n\r\n"
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "a\n")
+
+	// An interim head alone is still read.
+	runCmd(t, "HTTP/1.1 103 Early Hints\nLink: </s.css>; rel=preload\n", "-rel", "preload").want(t, exitOK, "/s.css\n")
+}
+
+// bodyReader fails the test when it is read: the body after the final
+// head must not be.
+type bodyReader struct{ t *testing.T }
+
+func (b bodyReader) Read([]byte) (int, error) {
+	b.t.Error("the body after the head was read")
+	return 0, io.EOF
+}
+
+func TestHeadStopsBeforeBody(t *testing.T) {
+	head := "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\nLink: <b>; rel=next\r\n\r\n"
+	in := io.MultiReader(strings.NewReader(head), bodyReader{t})
+	runWith(t, in, nil, "-rel", "next").want(t, exitOK, "b\n")
+
+	// A body larger than the limit does not matter either.
+	in = io.MultiReader(strings.NewReader(head), strings.NewReader(strings.Repeat("x", 2*maxInput)))
+	runWith(t, in, nil, "-rel", "next").want(t, exitOK, "b\n")
+}
+
+func TestHeadWithoutLinks(t *testing.T) {
+	r := runCmd(t, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><a href=x>")
+	r.want(t, exitNone, "")
+	if r.stderr != "weblink: no links found\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestHeaderBlock(t *testing.T) {
+	in := "content-type: text/plain\nLiNk: <a>; rel=next,\n    <b>; rel=prev\nnot a header line\nLink: <c>; rel=last\n\nLink: <body>; rel=x\n"
+	runCmd(t, in, "-format").want(t, exitOK, "<a>; rel=\"next\"\n<b>; rel=\"prev\"\n<c>; rel=\"last\"\n")
+	// Offsets in a folded line are in the joined value.
+	r := runCmd(t, "Link: <a>; rel=next,\n  oops\n", "-check")
+	r.want(t, exitProblem, "<a>; rel=next, oops\n               ^\nline 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n1 link: 1 problem, 0 warnings\n")
+}
+
+func TestLinkValuesOnStdin(t *testing.T) {
+	// Link field values and application/linkset: line breaks are whitespace.
+	in := "<https://a.example/1>; rel=next,\n<https://a.example/2>;\n  rel=\"prev\"; title=\"two\"\n"
+	runCmd(t, in, "-format").want(t, exitOK, "<https://a.example/1>; rel=\"next\"\n<https://a.example/2>; rel=\"prev\"; title=\"two\"\n")
+	runCmd(t, "", "-format").want(t, exitNone, "")
+	runCmd(t, "\n \n", "-format").want(t, exitNone, "")
+}
+
+func TestLinksetJSONInput(t *testing.T) {
+	in := `  {"linkset": [
+	  {"anchor": "https://example.org/item",
+	   "next": [{"href": "https://example.org/item?p=2", "type": "text/html"}]},
+	  {"describedby": [{"href": "/meta", "title": "About"}]}]}`
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "https://example.org/item?p=2\n")
+	runCmd(t, in, "-rel", "describedby", "-base", "https://example.org/x").want(t, exitOK, "https://example.org/meta\n")
+
+	r := runCmd(t, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
+	r.want(t, exitNone, "")
+	r.wantErr(t, "input: invalid linkset: linkset[0].next[0].href: missing")
+	r = runCmd(t, `{"linkset": 7}`, "-check")
+	if r.code != exitProblem || !strings.HasPrefix(r.stdout, "input: ") {
+		t.Errorf("-check of a bad linkset: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestInputTooLarge(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("<a>; rel=next, ", maxInput/15+1),
+		"HTTP/1.1 200 OK\r\nLink: <" + strings.Repeat("a", maxInput) + ">; rel=next\r\n\r\n",
+		"X: y\n" + strings.Repeat("Z: a\n", maxInput/5+1),
+	} {
+		r := runCmd(t, in)
+		r.want(t, exitNone, "")
+		r.wantErr(t, "input larger than 1 MiB (1048576 bytes)")
+	}
+	// Exactly 1 MiB is not too large.
+	in := "<a>; rel=next" + strings.Repeat(" ", maxInput-len("<a>; rel=next"))
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "a\n")
+}

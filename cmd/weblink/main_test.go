@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// binary is the weblink command built by TestMain, for the tests that need
+// a real process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "weblink-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "weblink")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building weblink:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one run of the command gave.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runWith runs the command in-process with stdin and the environment env.
+func runWith(t *testing.T, stdin io.Reader, env map[string]string, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, stdin, &stdout, &stderr, func(k string) string { return env[k] })
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// runCmd runs the command in-process with stdin holding in.
+func runCmd(t *testing.T, in string, args ...string) result {
+	t.Helper()
+	return runWith(t, strings.NewReader(in), nil, args...)
+}
+
+// want fails the test unless r has the exit status code and the exact
+// stdout.
+func (r result) want(t *testing.T, code int, stdout string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit status %d, want %d (stderr %q)", r.code, code, r.stderr)
+	}
+	if r.stdout != stdout {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, stdout)
+	}
+}
+
+// wantErr fails the test unless stderr is a "weblink: " error holding msg.
+func (r result) wantErr(t *testing.T, msg string) {
+	t.Helper()
+	if !strings.HasPrefix(r.stderr, "weblink: ") || !strings.Contains(r.stderr, msg) {
+		t.Errorf("stderr %q, want a weblink: error with %q", r.stderr, msg)
+	}
+}
+
+func TestTable(t *testing.T) {
+	r := runCmd(t, "",
+		`<https://api.example.com/items?page=2>; rel="next"`,
+		`</a>; rel="nxt prev"; title=Hi; type=text/html; crossorigin; hreflang=en; hreflang=de; anchor="#s"; media="screen and (x)"`,
+		"-base", "https://example.org/dir/")
+	r.want(t, exitOK, ""+
+		"REL        TARGET                                TITLE  ATTRIBUTES\n"+
+		"next       https://api.example.com/items?page=2\n"+
+		"nxt? prev  https://example.org/a                 Hi     anchor=https://example.org/dir/#s hreflang=en hreflang=de media=\"screen and (x)\" type=text/html crossorigin\n"+
+		"? unregistered relation type\n")
+	if r.stderr != "" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestTableColumnsAndCleaning(t *testing.T) {
+	// Without a base, targets stay as written; empty columns are left out;
+	// control characters never reach the terminal.
+	r := runCmd(t, "", `</a>; rel=next`, `<>; rel=self; title="bell\`+"\x07"+`"; foo="`+"\x1b"+`[31m"`)
+	r.want(t, exitOK, ""+
+		"REL   TARGET  TITLE     ATTRIBUTES\n"+
+		"next  /a\n"+
+		"self          bell\\x07  foo=\\x1b[31m\n")
+	r = runCmd(t, "", `<a>; title=no-rel`)
+	r.want(t, exitOK, "REL  TARGET  TITLE\n-    a       no-rel\n")
+}
+
+func TestColour(t *testing.T) {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "NO_COLOR" {
+				return v
+			}
+			return ""
+		}
+	}
+	// /dev/null is a character device, like a terminal.
+	for _, c := range []struct {
+		out     io.Writer
+		noColor string
+		want    bool
+	}{
+		{devnull, "", true},
+		{devnull, "1", false},
+		{w, "", false},
+		{&bytes.Buffer{}, "", false},
+	} {
+		if got := useColour(c.out, env(c.noColor)); got != c.want {
+			t.Errorf("useColour(%T, NO_COLOR=%q) = %v, want %v", c.out, c.noColor, got, c.want)
+		}
+	}
+
+	var buf bytes.Buffer
+	c := &command{out: bufio.NewWriter(&buf), colour: true}
+	c.show(argsSource([]string{`<a>; rel="next frist"`}))
+	c.out.Flush()
+	want := bold + "REL" + reset + "          " + bold + "TARGET" + reset + "\n" +
+		"next " + yellow + "frist?" + reset + "  a\n"
+	if buf.String() != want {
+		t.Errorf("coloured table %q, want %q", buf.String(), want)
+	}
+}
+
+func TestNoColourOnPipe(t *testing.T) {
+	cmd := exec.Command(binary, `<a>; rel="next frist"`)
+	cmd.Env = append(os.Environ(), "NO_COLOR=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "REL          TARGET\nnext frist?  a\n? unregistered relation type\n"
+	if string(out) != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+func TestExitStatusOfBinary(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		stdin  string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"-rel", "next", `<a>; rel=next`}, "", 0, "a\n", ""},
+		{[]string{}, "Content-Type: text/plain\n\nbody", 1, "", "weblink: no links found\n"},
+		{[]string{"-rel", "prev", `<a>; rel=next`}, "", 1, "", "weblink: no link has relation type \"prev\"\n"},
+		{[]string{"-nope"}, "", 2, "", "weblink: flag provided but not defined: -nope\nRun weblink -h for usage.\n"},
+		{[]string{"-check", `<a>; rel=next`, `b`}, "", 2, "", ""},
+		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 problems, 0 warnings\n", ""},
+	} {
+		cmd := exec.Command(binary, c.args...)
+		cmd.Stdin = strings.NewReader(c.stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code {
+			t.Errorf("weblink %q: exit status %d, want %d", c.args, code, c.code)
+		}
+		if c.stdout != "" && stdout.String() != c.stdout {
+			t.Errorf("weblink %q: stdout %q, want %q", c.args, stdout.String(), c.stdout)
+		}
+		if stderr.String() != c.stderr {
+			t.Errorf("weblink %q: stderr %q, want %q", c.args, stderr.String(), c.stderr)
+		}
+	}
+}
+
+func TestTerminalStdin(t *testing.T) {
+	// A character device on stdin stands for a terminal: no arguments and
+	// nothing to read is a usage error with a worked example.
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	r := runWith(t, devnull, nil)
+	r.want(t, exitProblem, "")
+	if r.stderr != example || !strings.Contains(example, `weblink '<https://api.example.com/items?page=2>; rel="next"'`) {
+		t.Errorf("stderr %q, want the example", r.stderr)
+	}
+
+	cmd := exec.Command(binary)
+	cmd.Stdin = devnull
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitProblem || string(out) != example {
+		t.Errorf("binary with a terminal on stdin: %v, output %q", err, out)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		r := runCmd(t, "", arg)
+		r.want(t, exitOK, usage)
+	}
+	// Every flag is in the usage, each with an example on the next line.
+	var o options
+	newFlagSet(&o).VisitAll(func(f *flag.Flag) {
+		lines := strings.Split(usage, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), "-"+f.Name+" ") {
+				if !strings.Contains(lines[i+1], "weblink ") {
+					t.Errorf("flag -%s has no example: %q", f.Name, lines[i+1])
+				}
+				return
+			}
+		}
+		t.Errorf("flag -%s is not in the usage", f.Name)
+	})
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"-rel"}, "flag needs an argument: -rel"},
+		{[]string{"-json", "-check", "<a>; rel=next"}, "cannot be combined"},
+		{[]string{"-rel", "next", "-format", "<a>; rel=next"}, "cannot be combined"},
+		{[]string{"-rel=", "-json", "<a>; rel=next"}, "cannot be combined"},
+		{[]string{"<a>; rel=next", "-all"}, "-all needs -url"},
+		{[]string{"-url", "http://example.com/", "<a>; rel=next"}, "cannot be combined"},
+		{[]string{"-url", "ftp://example.com/"}, "not an absolute http or https URL"},
+		{[]string{"-url", "/relative"}, "not an absolute http or https URL"},
+		{[]string{"-base", "relative/path", "<a>; rel=next"}, "-base"},
+		{[]string{"-json=maybe"}, "invalid boolean value"},
+	} {
+		r := runCmd(t, "", c.args...)
+		if r.code != exitProblem || r.stdout != "" {
+			t.Errorf("%q: exit status %d, stdout %q; want 2 and nothing", c.args, r.code, r.stdout)
+		}
+		r.wantErr(t, c.msg)
+	}
+}
+
+func TestFlagsAfterValues(t *testing.T) {
+	links := []string{`<https://a.example/1>; rel=next`, `</2>; rel="prev next"`}
+	want := "https://a.example/1\nhttps://b.example/2\n"
+	for _, args := range [][]string{
+		{"-rel", "next", "-base", "https://b.example/x", links[0], links[1]},
+		{links[0], links[1], "-rel", "next", "-base", "https://b.example/x"},
+		{links[0], "-rel=next", links[1], "--base=https://b.example/x"},
+		{"-rel", "next", links[0], "-base", "https://b.example/x", "--", links[1]},
+	} {
+		runCmd(t, "", args...).want(t, exitOK, want)
+	}
+	// After "--", something that looks like a flag is a link value.
+	r := runCmd(t, "", "-rel", "next", "--", "-format")
+	r.want(t, exitNone, "")
+	r.wantErr(t, `argument 1, byte 0: link-value must start with "<"`)
+	// A flag value may start with "-".
+	runCmd(t, "", "-rel", "-x", `<a>; rel=-x`).want(t, exitOK, "a\n")
+}
+
+func TestRel(t *testing.T) {
+	in := `<https://x.example/p2>; rel="next", </p1>; rel="PREV first", <p3>; rel=Next; title="n"`
+	runCmd(t, "", "-rel", "next", in).want(t, exitOK, "https://x.example/p2\np3\n")
+	runCmd(t, "", "-rel", "FIRST", "-base", "https://x.example/q", in).want(t, exitOK, "https://x.example/p1\n")
+
+	r := runCmd(t, "", "-rel", "last", in)
+	r.want(t, exitNone, "")
+	r.wantErr(t, `no link has relation type "last"`)
+
+	// Warnings go to stderr; stdout holds targets only. A target holding a
+	// space or a line break cannot split the shell's line or word.
+	r = runCmd(t, "", "-rel", "next", `<a b>; rel=next, broken; rel=next`, "<x\x01y>; rel=next")
+	r.want(t, exitOK, "a%20b\nx%01y\n")
+	r.wantErr(t, "argument 1, byte 17: link-value must start with")
+}
+
+func TestFormat(t *testing.T) {
+	r := runCmd(t, "", "-format", `<a>;REL=Next;title=x;type=text/html;foo=bar, <b> ; rel="alternate"  ;hreflang=en`)
+	r.want(t, exitOK, "<a>; rel=\"next\"; title=\"x\"; type=\"text/html\"; foo=bar\n<b>; rel=\"alternate\"; hreflang=en\n")
+	runCmd(t, "", "-format", "-base", "https://h.example/d/", `<a b>; rel=next`).want(t, exitOK, "<https://h.example/d/a%20b>; rel=\"next\"\n")
+}
+
+func TestCheckCaret(t *testing.T) {
+	r := runCmd(t, "", "-check", `<a>; rel=next, b; rel=x, <c>; rel="foo"`, `<ok>; rel=next; type=bogus`)
+	r.want(t, exitProblem, ""+
+		"<a>; rel=next, b; rel=x, <c>; rel=\"foo\"\n"+
+		"               ^\n"+
+		"argument 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
+		"warning: link 2 <c>: relation type \"foo\" is not registered and not a URI\n"+
+		"link 3 <ok>: type \"bogus\" is not a media type type/subtype (RFC 6838)\n"+
+		"3 links: 2 problems, 1 warning\n")
+
+	// Non-ASCII before the offset: the caret counts characters, not bytes.
+	r = runCmd(t, "", "-check", `<é>; rel=next; x="ü" y, <b>; rel=next`)
+	lines := strings.Split(r.stdout, "\n")
+	if r.code != exitProblem || len(lines) < 3 || lines[1] != strings.Repeat(" ", 21)+"^" ||
+		!strings.HasPrefix(lines[2], "argument 1, byte 23: ") {
+		t.Errorf("check of non-ASCII field: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+func TestCheckWarningsOnly(t *testing.T) {
+	// Unregistered relation types are warnings: exit status 0.
+	r := runCmd(t, "", "-check", `<https://x.example/>; rel="nxt https://rel.example/ok"`)
+	r.want(t, exitOK, "warning: link 1 <https://x.example/>: relation type \"nxt\" is not registered and not a URI\n1 link: 0 problems, 1 warning\n")
+}
+
+func TestCheckLinksetDocument(t *testing.T) {
+	// An application/linkset document: line breaks are whitespace, and a
+	// problem is shown on its own line with its line number.
+	in := "\n<https://a.example/1>; rel=next,\r\n  <https://a.example/2>; rel=\"prev\" junk,\n  <https://a.example/3>; rel=last\n"
+	r := runCmd(t, in, "-check")
+	r.want(t, exitProblem, ""+
+		"  <https://a.example/2>; rel=\"prev\" junk,\n"+
+		"                                    ^\n"+
+		"line 3, byte 70: expected \";\" or \",\" after the link target or a parameter, found \"j\"; link-value dropped\n"+
+		"2 links: 1 problem, 0 warnings\n")
+	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
+}
+
+func TestTitleLanguage(t *testing.T) {
+	r := runCmd(t, "", `</fr>; rel=alternate; title*=UTF-8'fr'Caf%C3%A9; hreflang=fr; note*=UTF-8'de'gr%C3%BC%C3%9F`)
+	r.want(t, exitOK, ""+
+		"REL        TARGET  TITLE      ATTRIBUTES\n"+
+		"alternate  /fr     Café (fr)  hreflang=fr note=grüß (de)\n")
+}
+
+func TestCheckLongTarget(t *testing.T) {
+	// Messages about a long value stay short; a problem on a CRLF line is
+	// shown without the CR.
+	long := "https://x.example/" + strings.Repeat("p", 200)
+	r := runCmd(t, "<"+long+">; rel=\"Bad\"\r\n, x\r\n", "-check")
+	r.want(t, exitProblem, ""+
+		", x\n"+
+		"  ^\n"+
+		"line 2, byte 235: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
+		"warning: link 1 <"+long[:80]+"...>: relation type \"bad\" is not registered and not a URI\n"+
+		"1 link: 1 problem, 1 warning\n")
+	r = runCmd(t, "", "-check", "<"+long+"^>; rel=next")
+	r.want(t, exitProblem, ""+
+		"link 1 <"+long[:80]+"...>: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded\n"+
+		"1 link: 1 problem, 0 warnings\n")
+}
+
+// sameJSON fails the test unless got and want are the same JSON value.
+func sameJSON(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%v in %s", err, got)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("JSON:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	r := runCmd(t, "", "-json", `<https://x.example/a>; rel="next prev"; title="A"; type=text/html; as=style; hreflang=en`,
+		`</b>; rel=describedby; anchor="https://x.example/"; title*=UTF-8'de'gr%C3%BC%C3%9F`)
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	target := `{"href": "https://x.example/a", "type": "text/html", "hreflang": ["en"], "title": "A", "as": ["style"]}`
+	sameJSON(t, r.stdout, `{"linkset": [
+		{"next": [`+target+`], "prev": [`+target+`]},
+		{"anchor": "https://x.example/", "describedby": [{"href": "/b", "title*": [{"value": "grüß", "language": "de"}]}]}]}`)
+
+	// A link JSON cannot hold is left out, with a warning.
+	r = runCmd(t, "", "-json", `<a>; rel=next`, `<b>`, `<c; rel=x`)
+	sameJSON(t, r.stdout, `{"linkset": [{"next": [{"href": "a"}]}]}`)
+	if r.code != exitOK || !strings.Contains(r.stderr, "weblink: argument 3, byte 0: ") ||
+		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: has no relation type") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
+}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/weblinking/weblink"
+)
+
+// ANSI escape sequences for the table on a terminal.
+const (
+	bold   = "\x1b[1m"
+	yellow = "\x1b[33m"
+	reset  = "\x1b[0m"
+)
+
+// maxColumn is the widest a table column is padded to; a longer cell
+// overflows into the next column rather than making every row that wide.
+const maxColumn = 60
+
+// cell is one table cell: its text, and the same with colours.
+type cell struct {
+	text, styled string
+}
+
+// table prints links as a table: relation types, target, title and other
+// attributes. A column that is empty in every row is left out. pageURL,
+// when set, is printed above the table.
+func (c *command) table(pageURL string, links weblink.Links) {
+	if pageURL != "" && c.opts.all {
+		if c.pages > 1 {
+			c.out.WriteByte('\n')
+		}
+		c.out.WriteString(c.style(bold, "page "+strconv.Itoa(c.pages)+": "+clean(pageURL)) + "\n")
+	}
+	if len(links) == 0 {
+		if c.opts.all {
+			c.out.WriteString("(no links)\n")
+		}
+		return
+	}
+	rows := [][]cell{{c.header("REL"), c.header("TARGET"), c.header("TITLE"), c.header("ATTRIBUTES")}}
+	for _, l := range links {
+		rows = append(rows, []cell{c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
+	}
+	var widths [4]int // 0 for a column left out
+	for _, row := range rows {
+		for i, cl := range row {
+			widths[i] = max(widths[i], min(utf8.RuneCountInString(cl.text), maxColumn))
+		}
+	}
+	for i := 2; i < len(widths); i++ {
+		if !hasText(rows[1:], i) {
+			widths[i] = 0 // a title or attributes column with nothing in it
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		b.Reset()
+		pad := 0 // spaces owed before the next non-empty cell
+		for i, cl := range row {
+			if widths[i] == 0 {
+				continue
+			}
+			w := utf8.RuneCountInString(cl.text)
+			if w > 0 {
+				b.WriteString(strings.Repeat(" ", pad))
+				b.WriteString(cl.styled)
+				pad = 0
+			}
+			pad += max(widths[i]-w, 0) + 2
+		}
+		c.out.WriteString(b.String())
+		c.out.WriteByte('\n')
+	}
+}
+
+// hasText reports whether some row has text in column i.
+func hasText(rows [][]cell, i int) bool {
+	for _, row := range rows {
+		if row[i].text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// style wraps s in an ANSI colour when colours are on.
+func (c *command) style(colour, s string) string {
+	if !c.colour {
+		return s
+	}
+	return colour + s + reset
+}
+
+// header returns a column heading.
+func (c *command) header(s string) cell {
+	return cell{s, c.style(bold, s)}
+}
+
+// plain returns a cell without colour for the printable form of s.
+func plain(s string) cell {
+	s = clean(s)
+	return cell{s, s}
+}
+
+// relCell returns the relation types of l, each one that is neither
+// registered nor a URI marked with "?".
+func (c *command) relCell(l weblink.Link) cell {
+	if len(l.Rel) == 0 {
+		return cell{"-", "-"}
+	}
+	unreg := l.Unregistered()
+	var text, styled []string
+	for _, r := range l.Rel {
+		shown := clean(r)
+		if len(unreg) > 0 && unreg[0] == r {
+			unreg = unreg[1:]
+			c.unregistered = true
+			text = append(text, shown+"?")
+			styled = append(styled, c.style(yellow, shown+"?"))
+			continue
+		}
+		text = append(text, shown)
+		styled = append(styled, shown)
+	}
+	return cell{strings.Join(text, " "), strings.Join(styled, " ")}
+}
+
+// title returns the title of l with its language, if any.
+func title(l weblink.Link) string {
+	if l.TitleLang != "" {
+		return l.Title + " (" + l.TitleLang + ")"
+	}
+	return l.Title
+}
+
+// attributes returns the target attributes of l other than its relation
+// types and title, as name=value pairs.
+func attributes(l weblink.Link) string {
+	var attrs []string
+	add := func(name, value, lang string) {
+		a := name
+		if value != "" {
+			a += "=" + quoteIfNeeded(value)
+		}
+		if lang != "" {
+			a += " (" + lang + ")"
+		}
+		attrs = append(attrs, a)
+	}
+	if l.Anchor != "" {
+		add("anchor", l.Anchor, "")
+	}
+	if len(l.Rev) > 0 {
+		add("rev", strings.Join(l.Rev, " "), "")
+	}
+	for _, h := range l.Hreflang {
+		add("hreflang", h, "")
+	}
+	if l.Media != "" {
+		add("media", l.Media, "")
+	}
+	if l.Type != "" {
+		add("type", l.Type, "")
+	}
+	for _, p := range l.Params {
+		add(p.Name, p.Value, p.Lang)
+	}
+	return strings.Join(attrs, " ")
+}
+
+// quoteIfNeeded quotes a value that holds a space or a quote, so that the
+// attributes of a row stay apart.
+func quoteIfNeeded(s string) string {
+	if strings.ContainsAny(s, " \t\"") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// clean returns s with what a terminal would interpret or could not show
+// escaped: control characters as \xHH or \t, invalid UTF-8 bytes as \xHH,
+// other unprintable characters as \uHHHH. Each rune of the result takes one
+// column, except wide characters.
+func clean(s string) string {
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case !strconv.IsPrint(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// shorten cuts a long value for a message.
+func shorten(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
+
+// shellSafe returns a target for -rel output: bytes that would end the line
+// or split a shell word (controls, space, DEL) are percent-encoded, as they
+// must be in a URI anyway.
+func shellSafe(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// excerpt returns the line of text that holds byte off, printable (clean)
+// and cut to a window around off when it is long, and the column of off in
+// what it returns.
+func excerpt(text string, off int) (shown string, col int) {
+	const before, after = 60, 40
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := len(text)
+	if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	end = max(start, off, trimCR(text, end))
+	prefix, suffix := "", ""
+	if off-start > before {
+		start = runeStart(text, off-before)
+		prefix = "..."
+	}
+	if end-off > after {
+		end = runeStart(text, off+after)
+		suffix = "..."
+	}
+	head := prefix + clean(text[start:off])
+	return head + clean(text[off:end]) + suffix, utf8.RuneCountInString(head)
+}
+
+// trimCR returns end, moved before a CR that ends the line.
+func trimCR(text string, end int) int {
+	if end > 0 && text[end-1] == '\r' {
+		return end - 1
+	}
+	return end
+}
+
+// runeStart returns i, moved back to the start of the UTF-8 sequence it is
+// in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
