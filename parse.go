@@ -111,9 +111,12 @@ func (p *parser) parse(s string) {
 		// bytes (a short link-value, "<a>; rel=next, ", has 15) keeps
 		// what hostile input such as "<<<<" makes us allocate before
 		// anything is parsed at 12 bytes per input byte.
+		// Two relation types or hreflang values a link, and two
+		// extension parameters once there is one, spare most links a
+		// copy as the slices grow.
 		n := min(strings.Count(s, "<"), len(s)/16+1)
 		p.links = make(Links, 0, n)
-		p.strs = make([]string, 0, n)
+		p.strs = make([]string, 0, 2*n)
 	}
 	i := 0
 	for {
@@ -427,6 +430,9 @@ func (p *parser) attribute(name, value string, off int, link *Link) {
 		// 16.2): ignored like a repeat.
 	default:
 		if !strings.HasSuffix(name, "*") {
+			if p.params == nil {
+				p.params = make([]Param, 0, 2*cap(p.links))
+			}
 			p.params = append(p.params, Param{Name: name, Value: value})
 			return
 		}
