@@ -35,7 +35,7 @@ func benchParse(b *testing.B, in string) {
 // benchParser runs parse on in as sub-benchmark name, reporting bytes per
 // second.
 func benchParser(b *testing.B, name string, parse func(string) int, in string) {
-	b.Run(name, func(b *testing.B) {
+	b.Run("impl="+name, func(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for range b.N {
@@ -56,7 +56,7 @@ func BenchmarkLarge100(b *testing.B) { benchParse(b, largeLinks(100)) }
 func BenchmarkScale(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		in := largeLinks(n)
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
 			for _, p := range parsers {
 				if n > 1000 && p.name == "peterhellberg" {
 					continue
@@ -95,7 +95,7 @@ func BenchmarkFindNext(b *testing.B) {
 			return githubBase.Parse(target)
 		}},
 	} {
-		b.Run(f.name, func(b *testing.B) {
+		b.Run("impl="+f.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				u, err := f.next()
@@ -121,7 +121,7 @@ func BenchmarkFormat4(b *testing.B) {
 		{"weblink", wl.String},
 		{"tomnomnom", tn.String},
 	} {
-		b.Run(f.name, func(b *testing.B) {
+		b.Run("impl="+f.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				sink += len(f.format())
