@@ -77,7 +77,8 @@ func lower(s string) string {
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.
 func skipSpace(s string, i int) int {
-	for i < len(s) && charClass[s[i]]&isSpace != 0 {
+	// Every whitespace byte is at most ' ', so most bytes need no table.
+	for i < len(s) && s[i] <= ' ' && charClass[s[i]]&isSpace != 0 {
 		i++
 	}
 	return i

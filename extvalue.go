@@ -304,20 +304,30 @@ func octetAt(v string, i int) (octet byte, next int) {
 }
 
 // decodeUTF8 decodes value-chars v that hold UTF-8 octets, or only US-ASCII
-// octets when asciiOnly is set.
+// octets when asciiOnly is set. The attr-chars between escapes are copied in
+// runs; only text with an escaped octet above 0x7F can be invalid UTF-8.
 func decodeUTF8(v string, off, escapes int, asciiOnly bool) (string, error) {
 	var b strings.Builder
 	b.Grow(len(v) - 2*escapes)
+	var high byte // the escaped octets or-ed together
 	for i := 0; i < len(v); {
+		j := strings.IndexByte(v[i:], '%')
+		if j < 0 {
+			b.WriteString(v[i:])
+			break
+		}
+		b.WriteString(v[i : i+j])
+		i += j
 		c, next := octetAt(v, i)
 		if asciiOnly && c >= utf8.RuneSelf {
 			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a US-ASCII character")
 		}
+		high |= c
 		b.WriteByte(c)
 		i = next
 	}
 	text := b.String()
-	if utf8.ValidString(text) {
+	if high < utf8.RuneSelf || utf8.ValidString(text) {
 		return text, nil
 	}
 	bad := 0

@@ -111,11 +111,17 @@ type parser struct {
 // parse appends the links of the field value s.
 func (p *parser) parse(s string) {
 	if p.links == nil {
-		// A cheap estimate of the number of links, bounded so that
-		// hostile input cannot make it large before anything is parsed.
-		n := min(strings.Count(s, ">"), 64)
+		// Every link-value has a "<", so counting them gives the number
+		// of links of well-formed input exactly. The bound of one per 16
+		// bytes (a short link-value, "<a>; rel=next, ", has 15) keeps
+		// what hostile input such as "<<<<" makes us allocate before
+		// anything is parsed at 12 bytes per input byte.
+		// Two relation types or hreflang values a link, and two
+		// extension parameters once there is one, spare most links a
+		// copy as the slices grow.
+		n := min(strings.Count(s, "<"), len(s)/16+1)
 		p.links = make(Links, 0, n)
-		p.strs = make([]string, 0, n)
+		p.strs = make([]string, 0, 2*n)
 	}
 	i := 0
 	for {
@@ -160,12 +166,30 @@ func skipElement(s string, i int) int {
 // quotedEnd returns the index just past the quoted-string starting at s[i]
 // and true, or len(s) and false when it is not closed.
 func quotedEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); i++ {
+	// Short strings, such as rel="next", byte by byte.
+	short := min(i+shortRun, len(s))
+	for i++; i < short; i++ {
 		switch s[i] {
 		case '\\':
 			i++
 		case '"':
 			return i + 1, true
+		}
+	}
+	for i < len(s) {
+		// Find the next quote, then the backslashes before it, in bulk;
+		// only a quoted-pair that escapes the quote makes us look again.
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			break
+		}
+		q += i
+		for i <= q {
+			b := strings.IndexByte(s[i:q], '\\')
+			if b < 0 {
+				return q + 1, true
+			}
+			i += b + 2 // past the quoted-pair
 		}
 	}
 	return len(s), false
@@ -174,6 +198,11 @@ func quotedEnd(s string, i int) (int, bool) {
 // maxErrors is how many problems one field value reports in detail; the
 // rest are counted, so that hostile input cannot make a huge error.
 const maxErrors = 16
+
+// shortRun is how many bytes quotedEnd and valueEnd look at one by one
+// before they search the rest with strings.IndexByte, whose set-up costs
+// more than a short loop.
+const shortRun = 16
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
@@ -246,7 +275,10 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	p.title, p.rel, p.rev = "", "", ""
 	p.hreflang = p.hreflang[:0]
 	p.stars = p.stars[:0]
-	link := Link{Target: target}
+	// The Link is built in place at the end of p.links, rather than
+	// built aside and copied in, and taken back when it is malformed.
+	p.links = append(p.links, Link{Target: target})
+	link := &p.links[len(p.links)-1]
 	param0 := len(p.params)
 	var ok bool
 	for {
@@ -256,20 +288,27 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		}
 		if s[i] != ';' {
 			p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
-			p.params = p.params[:param0]
+			p.dropLink(param0)
 			return i, false
 		}
-		if i, ok = p.param(s, i+1, &link); !ok {
-			p.params = p.params[:param0]
+		if i, ok = p.param(s, i+1, link); !ok {
+			p.dropLink(param0)
 			return i, false
 		}
 	}
 	if i < len(s) {
 		i++ // the comma
 	}
-	p.finish(&link, param0)
-	p.links = append(p.links, link)
+	p.finish(link, param0)
 	return i, true
+}
+
+// dropLink takes back the malformed link being built at the end of p.links
+// and its parameters, which start at params[param0].
+func (p *parser) dropLink(param0 int) {
+	p.links[len(p.links)-1] = Link{} // let the garbage collector have its strings
+	p.links = p.links[:len(p.links)-1]
+	p.params = p.params[:param0]
 }
 
 // describeAt names the text that ends at s[i] for an error message.
@@ -289,7 +328,9 @@ func describeAt(s string, i int) string {
 func (p *parser) param(s string, i int, link *Link) (int, bool) {
 	i = skipSpace(s, i)
 	start := i
+	var class uint8 // the classes of the name's bytes, or-ed together
 	for i < len(s) && charClass[s[i]]&isTchar != 0 {
+		class |= charClass[s[i]]
 		i++
 	}
 	if i == start {
@@ -300,6 +341,9 @@ func (p *parser) param(s string, i int, link *Link) (int, bool) {
 		return i, false
 	}
 	name := s[start:i]
+	if class&isUpper != 0 {
+		name = lower(name)
+	}
 	i = skipSpace(s, i)
 	var value string
 	valueOff := i
@@ -318,16 +362,31 @@ func (p *parser) param(s string, i int, link *Link) (int, bool) {
 		} else {
 			// A token, or anything up to the next ";" or "," (DESIGN §2
 			// rule 3): a lenient reading that loses nothing.
-			j := i
-			for j < len(s) && s[j] != ';' && s[j] != ',' {
-				j++
-			}
+			j := valueEnd(s, i)
 			value = trimSpace(s[i:j])
 			i = j
 		}
 	}
-	p.attribute(lower(name), value, valueOff, link)
+	p.attribute(name, value, valueOff, link)
 	return i, true
+}
+
+// valueEnd returns the index of the first ";" or "," at or after i, or
+// len(s): the end of an unquoted parameter value.
+func valueEnd(s string, i int) int {
+	for short := min(i+shortRun, len(s)); i < short; i++ {
+		if s[i] == ';' || s[i] == ',' {
+			return i
+		}
+	}
+	end := strings.IndexByte(s[i:], ';')
+	if end < 0 {
+		end = len(s) - i
+	}
+	if comma := strings.IndexByte(s[i:i+end], ','); comma >= 0 {
+		end = comma
+	}
+	return i + end
 }
 
 // unquote removes the backslashes of the quoted-pairs of the inside of a
@@ -402,6 +461,9 @@ func (p *parser) attribute(name, value string, off int, link *Link) {
 		// 16.2): ignored like a repeat.
 	default:
 		if !strings.HasSuffix(name, "*") {
+			if p.params == nil {
+				p.params = make([]Param, 0, 2*cap(p.links))
+			}
 			p.params = append(p.params, Param{Name: name, Value: value})
 			return
 		}
@@ -503,6 +565,18 @@ func (p *parser) replaceStarred(param0 int) {
 // relTypes splits a rel or rev value into relation types (RFC 8288 §3.3):
 // on runs of whitespace, dropping empty ones, lower-cased (§2.1.1, §2.1.2).
 func (p *parser) relTypes(v string) []string {
+	if v == "" {
+		return nil
+	}
+	var class uint8 // the classes of v's bytes, or-ed together
+	for i := 0; i < len(v); i++ {
+		class |= charClass[v[i]]
+	}
+	if class&(isSpace|isUpper) == 0 {
+		// One lower-case relation type, the common case.
+		p.strs = append(p.strs, v)
+		return p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
+	}
 	n := len(p.strs)
 	for i := 0; ; {
 		i = skipSpace(v, i)
