@@ -57,6 +57,7 @@ type StatusError struct {
 	URL        string // the URL of the request that got the response, after redirects, without password
 }
 
+// Error names the URL and the status, such as "500 Internal Server Error".
 func (e *StatusError) Error() string {
 	return "weblink: " + e.URL + " answered " + e.Status + "; the response body may say why"
 }
