@@ -146,9 +146,10 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // given. Whatever the options, the Authorization, Cookie and
 // Proxy-Authorization headers of req are sent only to req's origin: next
 // links are data chosen by the server, so this is stricter than the rule
-// net/http applies to redirects (host name only). Redirects of each request
-// are followed by client as usual, under client.CheckRedirect and net/http's
-// rules for headers; cookies from client.Jar follow the jar's rules.
+// net/http applies to redirects (host name only), and it holds for the
+// redirects of every page request too. Otherwise redirects are followed by
+// client as usual, under client.CheckRedirect; cookies from client.Jar
+// follow the jar's rules.
 //
 // These end the iteration with an error, yielded as (nil, err) after the
 // page that carried the link has been yielded normally: a next URL that is
@@ -170,8 +171,39 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{ctx: ctx, client: client, req: req, cfg: cfg}
+		p := pager{ctx: ctx, req: req, cfg: cfg}
+		p.client = p.guardRedirects(client)
 		p.run(yield)
+	}
+}
+
+// guardRedirects returns a copy of client whose redirects never carry the
+// credentials of req to another origin: net/http keeps them for any port
+// and scheme of the same host name, which is not the origin (see Pages).
+// The client's own CheckRedirect, or net/http's limit of 10 redirects, still
+// applies.
+func (p *pager) guardRedirects(client *http.Client) *http.Client {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if originOf(req.URL) != p.origin {
+			deleteCredentials(req.Header)
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
+// deleteCredentials removes the headers that carry credentials.
+func deleteCredentials(h http.Header) {
+	for _, name := range [...]string{"Authorization", "Cookie", "Proxy-Authorization"} {
+		h.Del(name)
 	}
 }
 
@@ -284,10 +316,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	}
 	next.Body, next.GetBody, next.ContentLength = nil, nil, 0
 	if o != p.origin {
-		// Credentials go only to req's origin (see Pages).
-		for _, h := range [...]string{"Authorization", "Cookie", "Proxy-Authorization"} {
-			next.Header.Del(h)
-		}
+		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
 	}
 	if f := p.cfg.beforeNext; f != nil {
 		if err := f(prev, next); err != nil {
@@ -303,8 +332,10 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // redirects (RFC 8288 §3.1, RFC 3986 §5.2), and whether there is one. It is
 // for callers that page by hand; Pages uses the same rule.
 //
-// It reports false when there is no next link or its target is not a URI
-// reference. It does not check the scheme or origin of the URL, which may be
+// A next link with an anchor other than the page itself (or a fragment of
+// it) is about another resource and is passed over. It reports false when
+// there is no next link or its target is not a URI reference, and for a nil
+// resp. It does not check the scheme or origin of the URL, which may be
 // anything the server wrote: check them before requesting it, as Pages does.
 // When resp.Request is nil, the URL is as written, possibly relative.
 func NextURL(resp *http.Response) (*url.URL, bool) {
@@ -316,12 +347,15 @@ func NextURL(resp *http.Response) (*url.URL, bool) {
 // it returns nil, and an error wrapping ErrNextLink if the Link header was
 // malformed.
 func nextLink(resp *http.Response) (*url.URL, error) {
+	if resp == nil {
+		return nil, nil
+	}
 	links, perr := ParseResponse(resp)
 	where := "the response"
 	if resp.Request != nil && resp.Request.URL != nil {
 		where = showURL(resp.Request.URL)
 	}
-	l, ok := links.Rel(RelNext)
+	l, ok := nextOf(links, resp.Request)
 	if !ok {
 		if perr != nil {
 			return nil, fmt.Errorf("%w in %s; it may be the last page, or the next link may be the broken part: %w", ErrNextLink, where, perr)
@@ -385,3 +419,29 @@ func redacted(u *url.URL) string {
 
 // showURL is u for an error message: redacted, quoted and shortened.
 func showURL(u *url.URL) string { return quoteForError(redacted(u)) }
+
+// nextOf returns the first link with relation type "next" whose context is
+// the page itself: no anchor, or an anchor that is the page's URL or a
+// fragment of it. A next link anchored elsewhere is about another resource
+// (RFC 8288 §3.2) and is not this page's next page.
+func nextOf(links Links, page *http.Request) (Link, bool) {
+	for _, l := range links {
+		if !l.HasRel(RelNext) {
+			continue
+		}
+		if l.Anchor == "" || page == nil || page.URL == nil || visitKeyOf(l.Anchor) == visitKey(page.URL) {
+			return l, true
+		}
+	}
+	return Link{}, false
+}
+
+// visitKeyOf is visitKey of a resolved reference, or the reference itself
+// when it does not parse.
+func visitKeyOf(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return visitKey(u)
+}

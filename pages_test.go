@@ -898,6 +898,8 @@ func TestNextURL(t *testing.T) {
 		{"not a URI", []string{`<http://[::1>; rel="next"`}, true, ""},
 		{"malformed", []string{`<?page=2>; rel="next"; title="cut`}, true, ""},
 		{"no request", []string{`<?page=2>; rel="next"`}, false, "?page=2"},
+		{"anchored elsewhere", []string{`<?page=7>; rel="next"; anchor="/other", <?page=2>; rel="next"`}, true, "https://api.example/v2/items?page=2"},
+		{"anchored at the page", []string{`<?page=2>; rel="next"; anchor="#results"`}, true, "https://api.example/v2/items?page=2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := &http.Response{Header: http.Header{"Link": tc.lines}}
@@ -909,5 +911,47 @@ func TestNextURL(t *testing.T) {
 				t.Errorf("NextURL = %v, %v; want %q", u, ok, tc.want)
 			}
 		})
+	}
+}
+
+func TestNextURLNil(t *testing.T) {
+	if u, ok := weblink.NextURL(nil); ok || u != nil {
+		t.Errorf("NextURL(nil) = %v, %v", u, ok)
+	}
+}
+
+// TestPagesRedirectToOtherOrigin checks that credentials do not follow a
+// redirect to another port of the same host, which net/http alone allows.
+func TestPagesRedirectToOtherOrigin(t *testing.T) {
+	b := newAPI(t, 2, nextOnly(2))
+	a := newAPI(t, 1, func(string, int) []string { return []string{`</moved>; rel="next"`} },
+		func(items http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/moved" {
+					http.Redirect(w, r, b.URL+"/items?page=2", http.StatusFound)
+					return
+				}
+				items.ServeHTTP(w, r)
+			})
+		})
+	client, _ := newClient(t)
+	redirects := 0
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { redirects++; return nil }
+	r := collect(t, weblink.Pages(context.Background(), client, withCredentials(getItems(t, a.URL))))
+	r.check(t, itemsUpTo(1, 2), nil)
+	if redirects != 1 {
+		t.Errorf("the client's CheckRedirect ran %d times, want 1", redirects)
+	}
+	got := a.requests()
+	if len(got) != 2 {
+		t.Fatalf("a got %d requests, want 2", len(got))
+	}
+	checkCredentials(t, got[0], true)
+	checkCredentials(t, got[1], true) // /moved is on a's origin
+	for _, req := range b.requests() {
+		checkCredentials(t, req, false)
+	}
+	if len(b.requests()) != 1 {
+		t.Errorf("b got %d requests, want 1", len(b.requests()))
 	}
 }
