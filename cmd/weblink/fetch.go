@@ -10,8 +10,8 @@ import (
 )
 
 // fetch requests -url and shows the links of the response, or with -all of
-// every page that rel="next" leads to (weblink.Pages: same origin only, and
-// a loop ends it). It asks with HEAD, and again with GET
+// every page that rel="next" leads to (weblink.Pages: same origin only, a
+// loop ends it, and so does -max-pages). It asks with HEAD, and again with GET
 // when the server answers HEAD with 405 Method Not Allowed or 501 Not
 // Implemented. The pages shown before an error stay shown.
 func (c *command) fetch() error {
@@ -24,7 +24,7 @@ func (c *command) fetch() error {
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		seq := fetchOne(c.client, req)
 		if c.opts.all {
-			seq = weblink.Pages(ctx, c.client, req)
+			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages))
 		}
 		retry := false
 		for resp, err := range seq {
@@ -65,7 +65,10 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 // responseSource returns the Link field lines of resp; its links are
 // resolved against the URL of the request that got it, after redirects.
 func responseSource(resp *http.Response) source {
-	src := source{url: resp.Request.URL.String()}
+	// A password given in -url is not shown, nor put in resolved targets.
+	u := *resp.Request.URL
+	u.User = nil
+	src := source{url: u.String()}
 	for i, v := range resp.Header.Values("Link") {
 		src.fields = append(src.fields, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
 	}

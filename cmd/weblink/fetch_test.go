@@ -171,6 +171,28 @@ func TestAll(t *testing.T) {
 	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\nhttp://items.example/3\n")
 	r.wantErr(t, "already visited")
+
+	// -max-pages stops a server whose next links never end.
+	u = serve(t, &api{pages: 50})
+	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "2", "-rel", "item")
+	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\n")
+	r.wantErr(t, "page limit reached")
+	runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "0").want(t, exitProblem, "")
+}
+
+func TestURLPasswordNotShown(t *testing.T) {
+	u := serve(t, &api{pages: 2})
+	withPassword := strings.Replace(u, "http://", "http://alice:s3cret@", 1)
+	for _, args := range [][]string{
+		{"-url", withPassword + "/items?page=1", "-json"},
+		{"-url", withPassword + "/items?page=1", "-all"},
+		{"-url", withPassword + "/items?page=1", "-rel", "next"},
+	} {
+		r := runCmd(t, "", args...)
+		if r.code != exitOK || strings.Contains(r.stdout+r.stderr, "s3cret") {
+			t.Errorf("weblink %q: exit %d, output shows the password:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
 }
 
 func TestAllJSON(t *testing.T) {

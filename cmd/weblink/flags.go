@@ -11,8 +11,9 @@ import (
 
 // options are the command-line flags.
 type options struct {
-	url    string
-	all    bool
+	url      string
+	all      bool
+	maxPages int
 	base   string
 	rel    string
 	json   bool
@@ -35,6 +36,8 @@ Flags, before or after the values ("--" ends them):
                 weblink -url https://api.example.com/items
   -all        with -url: follow rel="next" through every page
                 weblink -url https://api.example.com/items -all -rel next
+  -max-pages N  with -all: stop with an error after N pages (default 1000)
+                weblink -url https://api.example.com/items -all -max-pages 20
   -base URL   resolve targets against URL (default: the fetched URL)
                 curl -sI "$u" | weblink -base "$u"
   -rel NAME   print only the targets of the links with relation type NAME
@@ -72,6 +75,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.url, "url", "", "fetch URL and read its Link headers")
 	fs.BoolVar(&o.all, "all", false, `with -url: follow rel="next" through every page`)
+	fs.IntVar(&o.maxPages, "max-pages", 1000, "with -all: stop after N pages")
 	fs.StringVar(&o.base, "base", "", "resolve targets against URL")
 	fs.StringVar(&o.rel, "rel", "", "print the targets of the links with relation type NAME")
 	fs.BoolVar(&o.json, "json", false, "print the links as JSON")
@@ -128,7 +132,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "rel", "json", "check", "format":
-			modes++
+			if f.Value.String() != "false" { // -json=false chooses no mode
+				modes++
+			}
 		}
 	})
 	switch {
@@ -136,6 +142,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
+	case o.maxPages < 1:
+		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}

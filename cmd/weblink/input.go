@@ -134,13 +134,16 @@ func readHeads(lr *lineReader, status string) []field {
 
 // followed reports whether the response head with this status line may be
 // followed by another head rather than a body: an interim 1xx response, a
-// redirect (curl -L), or a proxy's answer to CONNECT.
+// redirect (curl -L), an authentication challenge that curl answers, or a
+// proxy's answer to CONNECT.
 func followed(status string) bool {
 	_, rest, _ := strings.Cut(status, " ")
 	code, reason, _ := strings.Cut(rest, " ")
 	switch {
 	case len(code) == 3 && (code[0] == '1' || code[0] == '3'):
 		return true
+	case code == "401" || code == "407":
+		return true // curl --digest or --anyauth: the authenticated request follows
 	case code == "200":
 		return strings.EqualFold(strings.TrimSpace(reason), "connection established")
 	}

@@ -45,6 +45,15 @@ func TestSeveralHeads(t *testing.T) {
 	in = "HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK\r\nLink: <a>; rel=next\r\n\r\n"
 	runCmd(t, in, "-rel", "next").want(t, exitOK, "a\n")
 
+	// curl --digest or --anyauth: the challenge, then the real answer.
+	in = "HTTP/1.1 401 Unauthorized\r\nLink: <wrong>; rel=next\r\n\r\nHTTP/1.1 200 OK\r\nLink: <right>; rel=next\r\n\r\n"
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "right\n")
+	in = "HTTP/1.1 407 Proxy Authentication Required\r\n\r\nHTTP/1.1 200 OK\r\nLink: <right>; rel=next\r\n\r\n"
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "right\n")
+	// A 401 with a body is the final head.
+	in = "HTTP/1.1 401 Unauthorized\r\nLink: <only>; rel=next\r\n\r\nno head here\r\n"
+	runCmd(t, in, "-rel", "next").want(t, exitOK, "only\n")
+
 	// An interim head alone is still read.
 	runCmd(t, "HTTP/1.1 103 Early Hints\nLink: </s.css>; rel=preload\n", "-rel", "preload").want(t, exitOK, "/s.css\n")
 }

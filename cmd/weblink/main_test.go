@@ -307,6 +307,13 @@ func TestRel(t *testing.T) {
 	r = runCmd(t, "", "-rel", "next", `<a b>; rel=next, broken; rel=next`, "<x\x01y>; rel=next")
 	r.want(t, exitOK, "a%20b\nx%01y\n")
 	r.wantErr(t, "argument 1, byte 17: link-value must start with")
+
+	// Non-ASCII becomes a URI (RFC 3987 §3.1), so a C1 control such as
+	// U+009B (CSI) cannot drive the terminal.
+	runCmd(t, "", "-rel", "next", "<https://a/\u009b31m\u00e9>; rel=next").want(t, exitOK, "https://a/%C2%9B31m%C3%A9\n")
+
+	// -json=false chooses no output mode.
+	runCmd(t, "", "-rel", "next", "-json=false", in).want(t, exitOK, "https://x.example/p2\np3\n")
 }
 
 func TestFormat(t *testing.T) {

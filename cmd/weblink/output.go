@@ -227,14 +227,16 @@ func shorten(s string) string {
 	return s[:i] + "..."
 }
 
-// shellSafe returns a target for -rel output: bytes that would end the line
-// or split a shell word (controls, space, DEL) are percent-encoded, as they
-// must be in a URI anyway.
+// shellSafe returns a target for -rel output: bytes that would end the line,
+// split a shell word or drive a terminal (controls, space, DEL, and the
+// bytes of non-ASCII characters, among them the C1 controls) are
+// percent-encoded, as they must be in a URI anyway (RFC 3987 §3.1 maps an
+// IRI to a URI so).
 func shellSafe(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c <= ' ' || c == 0x7f {
+		if c <= ' ' || c >= 0x7f {
 			fmt.Fprintf(&b, "%%%02X", c)
 			continue
 		}
