@@ -14,11 +14,11 @@ type options struct {
 	url      string
 	all      bool
 	maxPages int
-	base   string
-	rel    string
-	json   bool
-	check  bool
-	format bool
+	base     string
+	rel      string
+	json     bool
+	check    bool
+	format   bool
 
 	baseURL *url.URL // base, parsed; nil when not given
 }
