@@ -697,7 +697,9 @@ func (r *jsonReader) extension(path, name string, l *Link) error {
 // §4.2.4.2), calling add for each.
 func (r *jsonReader) extValues(path string, add func(value, lang string)) error {
 	const want = `an array of {"value": ..., "language": ...} objects (RFC 9264 §4.2.4.2)`
-	return r.array(path, want, func(path string) error {
+	n := 0
+	err := r.array(path, want, func(path string) error {
+		n++
 		var value, lang string
 		hasValue := false
 		names := make(seen)
@@ -730,6 +732,10 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 		add(value, lang)
 		return nil
 	})
+	if err == nil && n == 0 {
+		err = pathError(path, `empty; an internationalised attribute holds one or more {"value": ...} objects (RFC 9264 §4.2.4.2): leave it out instead`)
+	}
+	return err
 }
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
