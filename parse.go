@@ -314,6 +314,13 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	}
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
+	if rel, next, ok := singleRel(s, i); ok {
+		p.strs = append(p.strs, rel)
+		link := p.newLink()
+		link.Target = target
+		link.Rel = p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
+		return next, true
+	}
 
 	// Parameters go to the shared backing slices; remember where this
 	// link's part starts so that a malformed link-value can take it back.
@@ -544,15 +551,7 @@ func (e *starError) Unwrap() []error {
 // 5878, DESIGN §2 rule 6) and lets decoded name* parameters replace the
 // plain ones of the same name (Appendix B.2 step 16, DESIGN §2 rule 7).
 func (p *parser) finish(target string, a *attrs, param0, str0 int) {
-	// The Link is written in place, field by field, into the zero Link
-	// past the end of p.links: building it aside and copying it in would
-	// copy all of it, with a write barrier for every pointer while the
-	// garbage collector marks.
-	if len(p.links) == cap(p.links) {
-		p.links = slices.Grow(p.links, 1)
-	}
-	p.links = p.links[:len(p.links)+1]
-	link := &p.links[len(p.links)-1]
+	link := p.newLink()
 	link.Target = target
 	if len(p.strs) > str0 {
 		link.Hreflang = p.strs[str0:len(p.strs):len(p.strs)]
@@ -575,6 +574,48 @@ func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	if len(p.params) > param0 {
 		link.Params = p.params[param0:len(p.params):len(p.params)]
 	}
+}
+
+// newLink appends a zero Link to p.links and returns it, to be filled in
+// place field by field: building a Link aside and copying it in would copy
+// all of it, with a write barrier for every pointer while the garbage
+// collector marks.
+func (p *parser) newLink() *Link {
+	if len(p.links) == cap(p.links) {
+		p.links = slices.Grow(p.links, 1)
+	}
+	p.links = p.links[:len(p.links)+1]
+	return &p.links[len(p.links)-1]
+}
+
+// singleRel reports whether the parameters of a link-value, from s[i] to
+// the end of the link-value, are the common `; rel="type"`: exactly that
+// spelling, with one relation type that needs no unquoting, splitting or
+// lower-casing (no backslash, whitespace or upper-case letter). It returns
+// the type and the index after the link-value and its comma, which is what
+// the general path of linkValue would make of them.
+func singleRel(s string, i int) (rel string, next int, ok bool) {
+	const prefix = `; rel="`
+	if !strings.HasPrefix(s[i:], prefix) {
+		return "", 0, false
+	}
+	start := i + len(prefix)
+	j := start
+	for j < len(s) && charClass[s[j]]&(isQuoteStop|isSpace|isUpper) == 0 {
+		j++
+	}
+	if j == start || j == len(s) || s[j] != '"' {
+		return "", 0, false
+	}
+	next = skipSpace(s, j+1)
+	switch {
+	case next == len(s):
+	case s[next] == ',':
+		next++
+	default:
+		return "", 0, false // more parameters
+	}
+	return s[start:j], next, true
 }
 
 // replaceStarred removes from params[param0:] every plain parameter whose
