@@ -161,8 +161,7 @@ func (p *parser) parse(s string) {
 		// extension parameters once there is one, spare most links a
 		// copy as the slices grow.
 		n := min(strings.Count(s, "<"), len(s)/16+1)
-		p.links = make(Links, 0, n)
-		p.strs = make([]string, 0, 2*n)
+		p.links, p.strs = makeBacking(n)
 	}
 	i := 0
 	for {
@@ -179,6 +178,27 @@ func (p *parser) parse(s string) {
 			i = skipElement(s, i)
 		}
 	}
+}
+
+// makeBacking returns empty slices with room for n links and 2n strings.
+// Up to four links, the usual size of a Link field, they share one
+// allocation, which costs half of two.
+func makeBacking(n int) (Links, []string) {
+	switch {
+	case n <= 1:
+		b := new(struct {
+			links [1]Link
+			strs  [2]string
+		})
+		return b.links[:0], b.strs[:0]
+	case n <= 4:
+		b := new(struct {
+			links [4]Link
+			strs  [8]string
+		})
+		return b.links[:0], b.strs[:0]
+	}
+	return make(Links, 0, n), make([]string, 0, 2*n)
 }
 
 // skipElement returns the index just past the next comma at or after i that
