@@ -119,12 +119,13 @@ func skipSpace(s string, i int) int {
 
 // trimSpace removes leading and trailing whitespace.
 func trimSpace(s string) string {
-	i := skipSpace(s, 0)
-	j := len(s)
-	for j > i && charClass[s[j-1]]&isSpace != 0 {
-		j--
+	for len(s) > 0 && s[0] <= ' ' && charClass[s[0]]&isSpace != 0 {
+		s = s[1:]
 	}
-	return s[i:j]
+	for len(s) > 0 && s[len(s)-1] <= ' ' && charClass[s[len(s)-1]]&isSpace != 0 {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // equalFold reports whether a and b are equal with ASCII letters folded, the
