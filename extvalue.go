@@ -307,29 +307,34 @@ func octetAt(v string, i int) (octet byte, next int) {
 
 // decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
 // only US-ASCII octets when asciiOnly is set, in one pass and one
-// allocation: the runs of attr-chars between escapes are copied whole. off
-// is the offset of v in the ext-value, for errors.
+// allocation: the octets go to a buffer on the stack, and from there to the
+// result a chunk at a time. off is the offset of v in the ext-value, for
+// errors.
 func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
 	// Every "%" of value-chars starts a 3-byte escape of one octet.
 	b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+	var chunk [64]byte
+	n := 0        // octets in chunk
 	var high byte // the escaped octets or-ed together
-	for i := 0; i < len(v); i += 3 {
-		run := i
-		for i < len(v) && charClass[v[i]]&isAttrChar != 0 {
-			i++
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if charClass[c]&isAttrChar == 0 {
+			if !escapeAt(v, i) {
+				return "", valueCharError(v, off, i)
+			}
+			c = hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
+			high |= c
+			i += 2
 		}
-		b.WriteString(v[run:i])
-		if i == len(v) {
-			break
+		if n == len(chunk) {
+			b.Write(chunk[:])
+			n = 0
 		}
-		if !escapeAt(v, i) {
-			return "", valueCharError(v, off, i)
-		}
-		c := hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
-		high |= c
-		b.WriteByte(c)
+		chunk[n] = c
+		n++
 	}
+	b.Write(chunk[:n])
 	text := b.String()
 	if high < utf8.RuneSelf {
 		return text, nil

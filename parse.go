@@ -462,12 +462,12 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 // valueEnd returns the index of the first ";" or "," at or after i, or
 // len(s): the end of an unquoted parameter value.
 func valueEnd(s string, i int) int {
-	// A token, the common case, ends there.
-	for i < len(s) && charClass[s[i]]&isTchar != 0 {
-		i++
-	}
-	if i == len(s) || s[i] == ';' || s[i] == ',' {
-		return i
+	// Short values, such as hreflang=en, byte by byte; long ones with
+	// strings.IndexByte, whose set-up costs more than a short loop.
+	for short := min(i+shortValue, len(s)); i < short; i++ {
+		if s[i] == ';' || s[i] == ',' {
+			return i
+		}
 	}
 	end := strings.IndexByte(s[i:], ';')
 	if end < 0 {
@@ -478,6 +478,10 @@ func valueEnd(s string, i int) int {
 	}
 	return i + end
 }
+
+// shortValue is how many bytes of an unquoted value valueEnd looks at one
+// by one.
+const shortValue = 8
 
 // unquote removes the backslashes of the quoted-pairs of the inside of a
 // quoted-string (RFC 9110 §5.6.4):
