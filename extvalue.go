@@ -139,6 +139,9 @@ func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrChars
 // after it (RFC 8187 §3.2.1: charset = "UTF-8" / mime-charset), returning
 // the charset and the rest of s.
 func consumeCharset(s string) (name, rest string, err error) {
+	if strings.HasPrefix(s, "UTF-8'") {
+		return s[:5], s[6:], nil // the usual charset, as RFC 8187 spells it
+	}
 	if strings.HasPrefix(s, `"`) {
 		return "", "", syntaxErrorAt(0, "ext-value must not be a quoted-string")
 	}
@@ -307,13 +310,12 @@ func octetAt(v string, i int) (octet byte, next int) {
 
 // decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
 // only US-ASCII octets when asciiOnly is set, in one pass and one
-// allocation: the octets go to a buffer on the stack, and from there to the
-// result a chunk at a time. off is the offset of v in the ext-value, for
+// allocation: the octets go to a buffer on the stack, which becomes the
+// result when they fit in it and is copied to a strings.Builder a chunk at a
+// time when they do not. off is the offset of v in the ext-value, for
 // errors.
 func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
-	// Every "%" of value-chars starts a 3-byte escape of one octet.
-	b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
 	var chunk [64]byte
 	n := 0        // octets in chunk
 	var high byte // the escaped octets or-ed together
@@ -328,14 +330,24 @@ func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 			i += 2
 		}
 		if n == len(chunk) {
+			if b.Cap() == 0 {
+				// Every "%" of value-chars starts a 3-byte escape
+				// of one octet.
+				b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+			}
 			b.Write(chunk[:])
 			n = 0
 		}
 		chunk[n] = c
 		n++
 	}
-	b.Write(chunk[:n])
-	text := b.String()
+	var text string
+	if b.Len() == 0 {
+		text = string(chunk[:n])
+	} else {
+		b.Write(chunk[:n])
+		text = b.String()
+	}
 	if high < utf8.RuneSelf {
 		return text, nil
 	}
@@ -434,7 +446,7 @@ const maxCharsetName = 24
 // lookupCharset returns the charset named name, compared
 // case-insensitively, without allocating.
 func lookupCharset(name string) (charset, bool) {
-	if strings.EqualFold(name, "UTF-8") {
+	if name == "UTF-8" || strings.EqualFold(name, "UTF-8") {
 		return charset{}, true
 	}
 	var buf [maxCharsetName]byte
