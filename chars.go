@@ -2,11 +2,14 @@ package weblink
 
 // Character classes of RFC 9110 §5.6 and RFC 8187 §3.2.1, as byte tables.
 const (
-	isTchar    = 1 << iota // tchar (RFC 9110 §5.6.2)
-	isAttrChar             // attr-char (RFC 8187 §3.2.1)
-	isSpace                // OWS in a field value, plus CR and LF (linkset documents)
-	isUpper                // A-Z
-	isURIChar              // unreserved, gen-delims and sub-delims (RFC 3986 §2.2, §2.3)
+	isTchar     = 1 << iota // tchar (RFC 9110 §5.6.2)
+	isAttrChar              // attr-char (RFC 8187 §3.2.1)
+	isSpace                 // OWS in a field value, plus CR and LF (linkset documents)
+	isUpper                 // A-Z
+	isURIChar               // unreserved, gen-delims and sub-delims (RFC 3986 §2.2, §2.3)
+	isCharsetc              // mime-charsetc (RFC 8187 §3.2.1)
+	isTagChar               // ALPHA / DIGIT / "-", the bytes of a language tag (RFC 5646 §2.1)
+	isQuoteStop             // DQUOTE or backslash: ends the run of qdtext in a quoted-string (RFC 9110 §5.6.4)
 )
 
 var charClass = func() (t [256]uint8) {
@@ -38,8 +41,38 @@ var charClass = func() (t [256]uint8) {
 	for _, c := range " \t\r\n" {
 		t[c] |= isSpace
 	}
+	// mime-charsetc = ALPHA / DIGIT / "!" / "#" / "$" / "%" / "&" / "+" /
+	//                 "-" / "^" / "_" / "`" / "{" / "}" / "~"
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&+-^_`{}~" {
+		t[c] |= isCharsetc
+	}
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-" {
+		t[c] |= isTagChar
+	}
+	t['"'] |= isQuoteStop
+	t['\\'] |= isQuoteStop
 	return t
 }()
+
+// hexValue holds the value of each hex digit (RFC 5234 HEXDIG, in either
+// case) and notHex for every other byte, so that hexValue[a]|hexValue[b]
+// is below 16 exactly when both are hex digits.
+var hexValue = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = notHex
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = uint8(c - 'a' + 10)
+		t[c-'a'+'A'] = uint8(c - 'a' + 10)
+	}
+	return t
+}()
+
+// notHex marks the bytes that are not hex digits in hexValue.
+const notHex = 0x10
 
 // upperHex holds the digits of upper-case %HH escapes.
 const upperHex = "0123456789ABCDEF"
@@ -86,12 +119,13 @@ func skipSpace(s string, i int) int {
 
 // trimSpace removes leading and trailing whitespace.
 func trimSpace(s string) string {
-	i := skipSpace(s, 0)
-	j := len(s)
-	for j > i && charClass[s[j-1]]&isSpace != 0 {
-		j--
+	for len(s) > 0 && s[0] <= ' ' && charClass[s[0]]&isSpace != 0 {
+		s = s[1:]
 	}
-	return s[i:j]
+	for len(s) > 0 && s[len(s)-1] <= ' ' && charClass[s[len(s)-1]]&isSpace != 0 {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // equalFold reports whether a and b are equal with ASCII letters folded, the

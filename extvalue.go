@@ -139,45 +139,39 @@ func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrChars
 // after it (RFC 8187 §3.2.1: charset = "UTF-8" / mime-charset), returning
 // the charset and the rest of s.
 func consumeCharset(s string) (name, rest string, err error) {
+	if strings.HasPrefix(s, "UTF-8'") {
+		return s[:5], s[6:], nil // the usual charset, as RFC 8187 spells it
+	}
 	if strings.HasPrefix(s, `"`) {
 		return "", "", syntaxErrorAt(0, "ext-value must not be a quoted-string")
 	}
-	name, rest, err = consumeField(s, s, isMimeCharsetChar, "charset")
+	name, rest, err = consumeField(s, s, isCharsetc, "charset")
 	if err == nil && name == "" {
 		err = syntaxErrorAt(0, "empty charset in ext-value")
 	}
 	return name, rest, err
 }
 
-// consumeField consumes the bytes of rest that satisfy valid, up to an
-// apostrophe, and the apostrophe. rest is a suffix of the ext-value s, for
-// error offsets; what names the field in errors.
-func consumeField(s, rest string, valid func(byte) bool, what string) (field, after string, err error) {
-	off := len(s) - len(rest)
+// consumeField consumes the bytes of rest of the character class class, up
+// to an apostrophe, and the apostrophe. rest is a suffix of the ext-value s,
+// for error offsets; what names the field in errors.
+func consumeField(s, rest string, class uint8, what string) (field, after string, err error) {
 	i := 0
-	for i < len(rest) && valid(rest[i]) {
+	for i < len(rest) && charClass[rest[i]]&class != 0 {
 		i++
 	}
 	switch {
+	case i < len(rest) && rest[i] == '\'':
+		return rest[:i], rest[i+1:], nil
 	case strings.IndexByte(rest[i:], '\'') < 0:
 		return "", "", syntaxErrorAt(len(s), "missing apostrophe after ext-value "+what)
-	case rest[i] != '\'':
-		return "", "", syntaxErrorAt(off+i, "invalid "+describeByte(rest[i])+" in ext-value "+what)
 	}
-	return rest[:i], rest[i+1:], nil
+	return "", "", syntaxErrorAt(len(s)-len(rest)+i, "invalid "+describeByte(rest[i])+" in ext-value "+what)
 }
 
 // isMimeCharsetChar reports whether c is a mime-charsetc (RFC 8187
 // §3.2.1): an attr-char other than "." and "|", or one of "%", "{" and "}".
-func isMimeCharsetChar(c byte) bool {
-	switch c {
-	case '.', '|':
-		return false
-	case '%', '{', '}':
-		return true
-	}
-	return charClass[c]&isAttrChar != 0
-}
+func isMimeCharsetChar(c byte) bool { return charClass[c]&isCharsetc != 0 }
 
 // consumeLanguage consumes the optional language tag of an ext-value and the
 // apostrophe after it, returning the tag and the rest of s. rest is the
@@ -189,7 +183,7 @@ func validLanguage(tag string) bool {
 }
 
 func consumeLanguage(s, rest string) (lang, after string, err error) {
-	lang, after, err = consumeField(s, rest, isLanguageChar, "language")
+	lang, after, err = consumeField(s, rest, isTagChar, "language")
 	switch {
 	case err != nil || lang == "":
 	case len(lang) > maxLanguage:
@@ -208,9 +202,7 @@ const maxLanguage = 256
 
 // isLanguageChar reports whether c may appear in a language tag (RFC 5646
 // §2.1): an ASCII letter, digit or hyphen.
-func isLanguageChar(c byte) bool {
-	return c == '-' || isLetter(c) || isDigit(c)
-}
+func isLanguageChar(c byte) bool { return charClass[c]&isTagChar != 0 }
 
 // wellFormedLanguage reports whether tag, made of letters, digits and
 // hyphens, is well-formed for golang.org/x/text/language: it parses, or
@@ -257,8 +249,14 @@ func allOf(s string, f func(byte) bool) bool {
 // §3.2.1: attr-chars and %HH escapes) from the octets of charset cs to
 // UTF-8. rest is the suffix of s that holds them; name is the charset as
 // written, for errors.
+//
+//	value-chars = *( pct-encoded / attr-char )
+//	pct-encoded = "%" HEXDIG HEXDIG
 func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
 	off := len(s) - len(rest)
+	if cs.cmap == nil && strings.IndexByte(rest, '%') >= 0 {
+		return decodeUTF8(rest, off, cs.asciiOnly)
+	}
 	escapes, err := scanValueChars(rest, off)
 	if err != nil {
 		return "", err
@@ -268,9 +266,6 @@ func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
 		// decodes as itself.
 		return rest, nil
 	}
-	if cs.cmap == nil {
-		return decodeUTF8(rest, off, escapes, cs.asciiOnly)
-	}
 	return decodeCharmap(rest, off, cs, name)
 }
 
@@ -278,20 +273,30 @@ func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
 // escapes it holds. off is the offset of v in the ext-value, for errors.
 func scanValueChars(v string, off int) (escapes int, err error) {
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case charClass[c]&isAttrChar != 0:
-		case c == '%':
-			if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
-				return 0, syntaxErrorAt(off+i, "invalid percent-escape "+quoteForError(v[i:min(i+3, len(v))])+" in ext-value")
-			}
-			escapes++
-			i += 2
-		default:
-			return 0, syntaxErrorAt(off+i, "invalid "+describeByte(c)+" in ext-value (not an attr-char or %HH escape)")
+		if charClass[v[i]]&isAttrChar != 0 {
+			continue
 		}
+		if !escapeAt(v, i) {
+			return 0, valueCharError(v, off, i)
+		}
+		escapes++
+		i += 2
 	}
 	return escapes, nil
+}
+
+// escapeAt reports whether a pct-encoded octet starts at v[i].
+func escapeAt(v string, i int) bool {
+	return v[i] == '%' && i+2 < len(v) && hexValue[v[i+1]]|hexValue[v[i+2]] < notHex
+}
+
+// valueCharError reports the byte v[i], which is neither an attr-char nor
+// the start of a %HH escape. off is the offset of v in the ext-value.
+func valueCharError(v string, off, i int) error {
+	if v[i] == '%' {
+		return syntaxErrorAt(off+i, "invalid percent-escape "+quoteForError(v[i:min(i+3, len(v))])+" in ext-value")
+	}
+	return syntaxErrorAt(off+i, "invalid "+describeByte(v[i])+" in ext-value (not an attr-char or %HH escape)")
 }
 
 // octetAt returns the octet that the attr-char or %HH escape at v[i] stands
@@ -300,45 +305,66 @@ func octetAt(v string, i int) (octet byte, next int) {
 	if v[i] != '%' {
 		return v[i], i + 1
 	}
-	return unhex(v[i+1])<<4 | unhex(v[i+2]), i + 3
+	return hexValue[v[i+1]]<<4 | hexValue[v[i+2]], i + 3
 }
 
-// decodeUTF8 decodes value-chars v that hold UTF-8 octets, or only US-ASCII
-// octets when asciiOnly is set. The attr-chars between escapes are copied in
-// runs; only text with an escaped octet above 0x7F can be invalid UTF-8.
-func decodeUTF8(v string, off, escapes int, asciiOnly bool) (string, error) {
+// decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
+// only US-ASCII octets when asciiOnly is set, in one pass and one
+// allocation: the octets go to a buffer on the stack, which becomes the
+// result when they fit in it and is copied to a strings.Builder a chunk at a
+// time when they do not. off is the offset of v in the ext-value, for
+// errors.
+func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
-	b.Grow(len(v) - 2*escapes)
+	var chunk [64]byte
+	n := 0        // octets in chunk
 	var high byte // the escaped octets or-ed together
-	for i := 0; i < len(v); {
-		j := strings.IndexByte(v[i:], '%')
-		if j < 0 {
-			b.WriteString(v[i:])
-			break
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if charClass[c]&isAttrChar == 0 {
+			if !escapeAt(v, i) {
+				return "", valueCharError(v, off, i)
+			}
+			c = hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
+			high |= c
+			i += 2
 		}
-		b.WriteString(v[i : i+j])
-		i += j
-		c, next := octetAt(v, i)
-		if asciiOnly && c >= utf8.RuneSelf {
-			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a US-ASCII character")
+		if n == len(chunk) {
+			if b.Cap() == 0 {
+				// Every "%" of value-chars starts a 3-byte escape
+				// of one octet.
+				b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+			}
+			b.Write(chunk[:])
+			n = 0
 		}
-		high |= c
-		b.WriteByte(c)
-		i = next
+		chunk[n] = c
+		n++
 	}
-	text := b.String()
-	if high < utf8.RuneSelf || utf8.ValidString(text) {
+	var text string
+	if b.Len() == 0 {
+		text = string(chunk[:n])
+	} else {
+		b.Write(chunk[:n])
+		text = b.String()
+	}
+	if high < utf8.RuneSelf {
 		return text, nil
 	}
+	// Only text with an escaped octet above 0x7F can be invalid; find
+	// the first octet that is.
 	bad := 0
 	for bad < len(text) {
 		r, size := utf8.DecodeRuneInString(text[bad:])
+		if asciiOnly && r >= utf8.RuneSelf {
+			return "", syntaxErrorAt(off+inputIndex(v, bad), "octet "+hexByte(text[bad])+" is not a US-ASCII character")
+		}
 		if r == utf8.RuneError && size == 1 {
-			break
+			return "", syntaxErrorAt(off+inputIndex(v, bad), "invalid UTF-8 in ext-value")
 		}
 		bad += size
 	}
-	return "", syntaxErrorAt(off+inputIndex(v, bad), "invalid UTF-8 in ext-value")
+	return text, nil
 }
 
 // inputIndex returns the index in value-chars v of the attr-char or escape
@@ -376,17 +402,7 @@ func decodeCharmap(v string, off int, cs charset, name string) (string, error) {
 }
 
 // isHex reports whether c is a HEXDIG, in either case.
-func isHex(c byte) bool {
-	return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f'
-}
-
-// unhex returns the value of the hex digit c.
-func unhex(c byte) byte {
-	if isDigit(c) {
-		return c - '0'
-	}
-	return (c | 0x20) - 'a' + 10
-}
+func isHex(c byte) bool { return hexValue[c] < notHex }
 
 // describeByte names c for an error message: quoted when it is printable
 // ASCII, in hex otherwise.
@@ -430,7 +446,7 @@ const maxCharsetName = 24
 // lookupCharset returns the charset named name, compared
 // case-insensitively, without allocating.
 func lookupCharset(name string) (charset, bool) {
-	if strings.EqualFold(name, "UTF-8") {
+	if name == "UTF-8" || strings.EqualFold(name, "UTF-8") {
 		return charset{}, true
 	}
 	var buf [maxCharsetName]byte

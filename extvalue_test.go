@@ -646,3 +646,28 @@ func BenchmarkParseExtValue(b *testing.B) {
 		}
 	})
 }
+
+// TestParseExtValueChunks decodes values whose text is about the size of
+// decodeUTF8's stack buffer, and bigger, in one allocation.
+func TestParseExtValueChunks(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 127, 128, 129, 1000} {
+		var in, want strings.Builder
+		for i := range n {
+			if i%3 == 0 {
+				in.WriteString("%C3%A4")
+				want.WriteString("ä")
+			} else {
+				in.WriteByte('a' + byte(i%26))
+				want.WriteByte('a' + byte(i%26))
+			}
+		}
+		s := "UTF-8''" + in.String()
+		v, err := ParseExtValue(s)
+		if err != nil || v.Value != want.String() {
+			t.Errorf("ParseExtValue(%q) = %q, %v; want %q", s, v.Value, err, want.String())
+		}
+		if allocs := testing.AllocsPerRun(10, func() { _, _ = ParseExtValue(s) }); allocs > 1 {
+			t.Errorf("ParseExtValue of %d characters allocates %v times, want 1", n, allocs)
+		}
+	}
+}

@@ -44,8 +44,12 @@ type Links []Link
 
 // HasRel reports whether rel is one of the relation types of l. Relation
 // types compare case-insensitively (RFC 8288 §2.1.1 and §2.1.2).
-func (l Link) HasRel(rel string) bool {
-	for _, r := range l.Rel {
+func (l Link) HasRel(rel string) bool { return hasRel(l.Rel, rel) }
+
+// hasRel reports whether rel is one of the relation types rels, compared
+// case-insensitively.
+func hasRel(rels []string, rel string) bool {
+	for _, r := range rels {
 		if equalFold(r, rel) {
 			return true
 		}
@@ -71,9 +75,10 @@ func (l Link) Param(name string) (Param, bool) {
 //
 //	if next, ok := links.Rel("next"); ok { ... }
 func (ls Links) Rel(rel string) (Link, bool) {
-	for _, l := range ls {
-		if l.HasRel(rel) {
-			return l, true
+	// By index: ranging over the values would copy every Link.
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			return ls[i], true
 		}
 	}
 	return Link{}, false

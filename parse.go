@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -74,38 +75,78 @@ func ParseResponse(resp *http.Response) (Links, error) {
 	return links, errors.Join(err, rerr)
 }
 
-// Flags for the target attributes of which only the first occurrence counts
-// (RFC 8288 §3.4.1 and Appendix B.2 step 14, and DESIGN §2 rule 4).
+// The kinds of parameter (RFC 8288 §3.3, §3.4): first the target attributes
+// of which only the first occurrence counts (§3.4.1, Appendix B.2 step 14,
+// DESIGN §2 rule 4), which index attrs.first, then the others.
 const (
-	seenRel = 1 << iota
-	seenAnchor
-	seenRev
-	seenMedia
-	seenTitle
-	seenTitleStar
-	seenType
-	hasStarParam // a name* extension parameter was decoded
-	titleStarOK  // the first title* decoded, into titleStar
+	attrRel = iota
+	attrAnchor
+	attrRev
+	attrMedia
+	attrTitle
+	attrTitleStar
+	attrType
+	numFirst
+
+	attrHreflang  // every occurrence counts
+	attrIgnored   // rel*, anchor*, ...: not supported forms
+	attrExtension // every other name (§3.4.2)
 )
+
+// attrKind returns the kind of the parameter named name (lower-case).
+func attrKind(name string) int {
+	switch name {
+	case "rel":
+		return attrRel
+	case "anchor":
+		return attrAnchor
+	case "rev":
+		return attrRev
+	case "media":
+		return attrMedia
+	case "title":
+		return attrTitle
+	case "title*":
+		return attrTitleStar
+	case "type":
+		return attrType
+	case "hreflang":
+		return attrHreflang
+	case "rel*", "anchor*", "rev*", "hreflang*", "media*", "type*":
+		// Not supported internationalised forms (Appendix B.2 step
+		// 16.2): ignored like a repeat.
+		return attrIgnored
+	}
+	return attrExtension
+}
+
+// Flags of attrs.seen beyond the bits 1<<kind of the first-wins kinds seen.
+const (
+	titleStarOK  = 1 << (numFirst + iota) // the first title* decoded, into titleStar
+	hasStarParam                          // a name* extension parameter was decoded
+)
+
+// attrs are the target attributes of the link-value being parsed of which
+// only the first occurrence counts, kept until finish builds its Link. It
+// is a local variable of linkValue, so that setting them costs no write
+// barriers.
+type attrs struct {
+	seen      uint             // 1<<kind for each kind seen, and the flags above
+	first     [numFirst]string // value of the first occurrence, by kind
+	titleStar ExtValue         // the first title*, when it decoded
+}
 
 // parser holds the state of one Parse or ParseHeader call. Its slices are
 // shared by all the links it returns: each Link's Rel, Rev, Hreflang and
 // Params are windows of strs and params with capacity capped at their
 // length, so a caller appending to one cannot write into another.
 type parser struct {
-	links  Links
+	links  Links    // links[len(links):cap(links)] are zero Links
 	strs   []string // backing for Rel, Rev and Hreflang
 	params []Param  // backing for Params
+	stars  []int    // indexes in params of the decoded name* parameters of a link
 	errs   []error
 	more   int // problems found beyond maxErrors
-
-	// per link-value
-	flags     uint
-	title     string
-	titleStar ExtValue // the first title*, when it decoded
-	stars     []int    // indexes in params of decoded name* parameters
-	rel, rev  string
-	hreflang  []string // hreflang values of the current link, reused
 }
 
 // parse appends the links of the field value s.
@@ -120,8 +161,7 @@ func (p *parser) parse(s string) {
 		// extension parameters once there is one, spare most links a
 		// copy as the slices grow.
 		n := min(strings.Count(s, "<"), len(s)/16+1)
-		p.links = make(Links, 0, n)
-		p.strs = make([]string, 0, 2*n)
+		p.links, p.strs = makeBacking(n)
 	}
 	i := 0
 	for {
@@ -140,6 +180,27 @@ func (p *parser) parse(s string) {
 	}
 }
 
+// makeBacking returns empty slices with room for n links and 2n strings.
+// Up to four links, the usual size of a Link field, they share one
+// allocation, which costs half of two.
+func makeBacking(n int) (Links, []string) {
+	switch {
+	case n <= 1:
+		b := new(struct {
+			links [1]Link
+			strs  [2]string
+		})
+		return b.links[:0], b.strs[:0]
+	case n <= 4:
+		b := new(struct {
+			links [4]Link
+			strs  [8]string
+		})
+		return b.links[:0], b.strs[:0]
+	}
+	return make(Links, 0, n), make([]string, 0, 2*n)
+}
+
 // skipElement returns the index just past the next comma at or after i that
 // is outside quoted-strings and <...>, or len(s): where parsing resumes
 // after a malformed link-value (DESIGN §2 rule 8).
@@ -149,7 +210,7 @@ func skipElement(s string, i int) int {
 		case ',':
 			return i + 1
 		case '"':
-			i, _ = quotedEnd(s, i)
+			i, _, _ = quotedEnd(s, i)
 		case '<':
 			j := strings.IndexByte(s[i:], '>')
 			if j < 0 {
@@ -163,17 +224,21 @@ func skipElement(s string, i int) int {
 	return i
 }
 
-// quotedEnd returns the index just past the quoted-string starting at s[i]
-// and true, or len(s) and false when it is not closed.
-func quotedEnd(s string, i int) (int, bool) {
+// quotedEnd returns the index just past the quoted-string starting at s[i],
+// whether it holds a quoted-pair, and whether it is closed (len(s) when it
+// is not) (RFC 9110 §5.6.4):
+//
+//	quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
+func quotedEnd(s string, i int) (end int, escaped, closed bool) {
 	// Short strings, such as rel="next", byte by byte.
 	short := min(i+shortRun, len(s))
 	for i++; i < short; i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
+		if charClass[s[i]]&isQuoteStop != 0 {
+			if s[i] == '"' {
+				return i + 1, escaped, true
+			}
+			escaped = true
+			i++ // the escaped byte
 		}
 	}
 	for i < len(s) {
@@ -187,12 +252,13 @@ func quotedEnd(s string, i int) (int, bool) {
 		for i <= q {
 			b := strings.IndexByte(s[i:q], '\\')
 			if b < 0 {
-				return q + 1, true
+				return q + 1, escaped, true
 			}
+			escaped = true
 			i += b + 2 // past the quoted-pair
 		}
 	}
-	return len(s), false
+	return len(s), escaped, false
 }
 
 // maxErrors is how many problems one field value reports in detail; the
@@ -268,47 +334,68 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	}
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
+	if rel, next, ok := singleRel(s, i); ok {
+		p.strs = append(p.strs, rel)
+		link := p.newLink()
+		link.Target = target
+		link.Rel = p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
+		return next, true
+	}
 
 	// Parameters go to the shared backing slices; remember where this
 	// link's part starts so that a malformed link-value can take it back.
-	p.flags = 0
-	p.title, p.rel, p.rev = "", "", ""
-	p.hreflang = p.hreflang[:0]
+	var a attrs
 	p.stars = p.stars[:0]
-	// The Link is built in place at the end of p.links, rather than
-	// built aside and copied in, and taken back when it is malformed.
-	p.links = append(p.links, Link{Target: target})
-	link := &p.links[len(p.links)-1]
-	param0 := len(p.params)
-	var ok bool
+	param0, str0 := len(p.params), len(p.strs)
 	for {
 		i = skipSpace(s, i)
 		if i == len(s) || s[i] == ',' {
 			break
 		}
-		if s[i] != ';' {
+		var name, value string
+		var off int
+		ok := s[i] == ';'
+		if !ok {
 			p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
-			p.dropLink(param0)
+		} else {
+			name, value, off, i, ok = p.param(s, i+1)
+		}
+		if !ok {
+			p.params, p.strs = p.params[:param0], p.strs[:str0]
 			return i, false
 		}
-		if i, ok = p.param(s, i+1, link); !ok {
-			p.dropLink(param0)
-			return i, false
+		if name == "" {
+			continue // an empty parameter
+		}
+		switch k := attrKind(name); {
+		case k < numFirst:
+			if a.seen&(1<<k) != 0 {
+				break // a repeat, ignored
+			}
+			a.seen |= 1 << k
+			a.first[k] = value
+			// title* is decoded here, so that problems are reported
+			// in input order, and applied over title in finish
+			// (erratum 5878).
+			if k == attrTitleStar {
+				if v, ok := p.extValue(name, value, off); ok {
+					a.titleStar = v
+					a.seen |= titleStarOK
+				}
+			}
+		case k == attrHreflang:
+			p.strs = append(p.strs, value)
+		case k == attrExtension:
+			if p.extension(name, value, off) {
+				a.seen |= hasStarParam
+			}
 		}
 	}
 	if i < len(s) {
 		i++ // the comma
 	}
-	p.finish(link, param0)
+	p.finish(target, &a, param0, str0)
 	return i, true
-}
-
-// dropLink takes back the malformed link being built at the end of p.links
-// and its parameters, which start at params[param0].
-func (p *parser) dropLink(param0 int) {
-	p.links[len(p.links)-1] = Link{} // let the garbage collector have its strings
-	p.links = p.links[:len(p.links)-1]
-	p.params = p.params[:param0]
 }
 
 // describeAt names the text that ends at s[i] for an error message.
@@ -323,58 +410,61 @@ func describeAt(s string, i int) string {
 //
 //	link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
 //
-// An empty parameter (";;") is skipped. It returns the index after the
-// parameter and false when the parameter is malformed.
-func (p *parser) param(s string, i int, link *Link) (int, bool) {
+// It returns the lower-cased name ("" for an empty parameter, ";;"), the
+// value ("" when there is none), the offset of the value, and the index
+// after the parameter; ok is false when the parameter is malformed.
+func (p *parser) param(s string, i int) (name, value string, off, next int, ok bool) {
 	i = skipSpace(s, i)
 	start := i
 	var class uint8 // the classes of the name's bytes, or-ed together
-	for i < len(s) && charClass[s[i]]&isTchar != 0 {
-		class |= charClass[s[i]]
-		i++
+	for ; i < len(s); i++ {
+		c := charClass[s[i]]
+		if c&isTchar == 0 {
+			break
+		}
+		class |= c
 	}
 	if i == start {
 		if i == len(s) || s[i] == ';' || s[i] == ',' {
-			return i, true // empty parameter
+			return "", "", i, i, true // empty parameter
 		}
 		p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
-		return i, false
+		return "", "", i, i, false
 	}
-	name := s[start:i]
+	name = s[start:i]
 	if class&isUpper != 0 {
 		name = lower(name)
 	}
 	i = skipSpace(s, i)
-	var value string
-	valueOff := i
-	if i < len(s) && s[i] == '=' {
-		i = skipSpace(s, i+1)
-		valueOff = i
-		if i < len(s) && s[i] == '"' {
-			end, closed := quotedEnd(s, i)
-			if !closed {
-				p.syntaxError(i, "quoted-string is never closed; link-value dropped")
-				return len(s), false
-			}
-			value = unquote(s[i+1 : end-1])
-			valueOff++ // offsets in the value count from after the quote
-			i = end
-		} else {
-			// A token, or anything up to the next ";" or "," (DESIGN §2
-			// rule 3): a lenient reading that loses nothing.
-			j := valueEnd(s, i)
-			value = trimSpace(s[i:j])
-			i = j
-		}
+	if i == len(s) || s[i] != '=' {
+		return name, "", i, i, true
 	}
-	p.attribute(name, value, valueOff, link)
-	return i, true
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == '"' {
+		end, escaped, closed := quotedEnd(s, i)
+		if !closed {
+			p.syntaxError(i, "quoted-string is never closed; link-value dropped")
+			return "", "", i, len(s), false
+		}
+		value = s[i+1 : end-1]
+		if escaped {
+			value = unquote(value)
+		}
+		// Offsets in the value count from after the quote.
+		return name, value, i + 1, end, true
+	}
+	// A token, or anything up to the next ";" or "," (DESIGN §2 rule 3):
+	// a lenient reading that loses nothing.
+	end := valueEnd(s, i)
+	return name, trimSpace(s[i:end]), i, end, true
 }
 
 // valueEnd returns the index of the first ";" or "," at or after i, or
 // len(s): the end of an unquoted parameter value.
 func valueEnd(s string, i int) int {
-	for short := min(i+shortRun, len(s)); i < short; i++ {
+	// Short values, such as hreflang=en, byte by byte; long ones with
+	// strings.IndexByte, whose set-up costs more than a short loop.
+	for short := min(i+shortValue, len(s)); i < short; i++ {
 		if s[i] == ';' || s[i] == ',' {
 			return i
 		}
@@ -389,16 +479,17 @@ func valueEnd(s string, i int) int {
 	return i + end
 }
 
+// shortValue is how many bytes of an unquoted value valueEnd looks at one
+// by one.
+const shortValue = 8
+
 // unquote removes the backslashes of the quoted-pairs of the inside of a
-// quoted-string (RFC 9110 §5.6.4), allocating only when there is one.
+// quoted-string (RFC 9110 §5.6.4):
+//
+//	quoted-pair = "\\" ( HTAB / SP / VCHAR / obs-text )
 func unquote(s string) string {
-	j := strings.IndexByte(s, '\\')
-	if j < 0 {
-		return s
-	}
 	b := make([]byte, 0, len(s)-1)
-	b = append(b, s[:j]...)
-	for i := j; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
 			i++
 		}
@@ -407,80 +498,41 @@ func unquote(s string) string {
 	return string(b)
 }
 
-// attribute applies one parameter to the link being built (RFC 8288 §3.3,
-// §3.4 and Appendix B.2 step 14, with DESIGN §2 rules 4 to 7).
-func (p *parser) attribute(name, value string, off int, link *Link) {
-	first := func(flag uint) bool {
-		if p.flags&flag != 0 {
-			return false
+// extension applies an extension parameter (RFC 8288 §3.4.2): kept in
+// order, and decoded as an ext-value when its name ends in "*" (DESIGN §2
+// rule 7). It reports whether it added a decoded star parameter.
+func (p *parser) extension(name, value string, off int) bool {
+	if !strings.HasSuffix(name, "*") {
+		if p.params == nil {
+			p.params = make([]Param, 0, 2*cap(p.links))
 		}
-		p.flags |= flag
-		return true
+		p.params = append(p.params, Param{Name: name, Value: value})
+		return false
 	}
-	switch name {
-	case "rel":
-		if first(seenRel) {
-			p.rel = value
-		}
-	case "anchor":
-		if first(seenAnchor) {
-			link.Anchor = value
-		}
-	case "rev":
-		if first(seenRev) {
-			p.rev = value
-		}
-	case "hreflang":
-		p.hreflang = append(p.hreflang, value)
-	case "media":
-		if first(seenMedia) {
-			link.Media = value
-		}
-	case "title":
-		if first(seenTitle) {
-			p.title = value
-		}
-	case "title*":
-		// Decoded here, so that problems are reported in input order;
-		// applied over title in finish (erratum 5878).
-		if first(seenTitleStar) {
-			v, err := ParseExtValue(value)
-			if err != nil {
-				p.extError(off, "title*", err)
-			} else {
-				p.titleStar = v
-				p.flags |= titleStarOK
-			}
-		}
-	case "type":
-		if first(seenType) {
-			link.Type = value
-		}
-	case "rel*", "anchor*", "rev*", "hreflang*", "media*", "type*":
-		// Not supported internationalised forms (Appendix B.2 step
-		// 16.2): ignored like a repeat.
-	default:
-		if !strings.HasSuffix(name, "*") {
-			if p.params == nil {
-				p.params = make([]Param, 0, 2*cap(p.links))
-			}
-			p.params = append(p.params, Param{Name: name, Value: value})
-			return
-		}
-		base := name[:len(name)-1]
-		if base == "" || strings.HasSuffix(base, "*") {
-			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
-			return
-		}
-		v, err := ParseExtValue(value)
-		if err != nil {
-			p.extError(off, name, err)
-			return
-		}
-		p.flags |= hasStarParam
-		p.stars = append(p.stars, len(p.params))
-		p.params = append(p.params, Param{Name: base, Value: v.Value, Lang: v.Lang})
+	base := name[:len(name)-1]
+	if base == "" || strings.HasSuffix(base, "*") {
+		p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+		return false
 	}
+	v, ok := p.extValue(name, value, off)
+	if !ok {
+		return false
+	}
+	p.stars = append(p.stars, len(p.params))
+	p.params = append(p.params, Param{Name: base, Value: v.Value, Lang: v.Lang})
+	return true
+}
+
+// extValue decodes the value of the star parameter name, which starts at
+// offset off, as an ext-value (RFC 8187 §3.2), recording why when it does
+// not decode.
+func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
+	v, err := ParseExtValue(value)
+	if err != nil {
+		p.extError(off, name, err)
+		return ExtValue{}, false
+	}
+	return v, true
 }
 
 // extError records a star parameter whose value, starting at offset off,
@@ -517,28 +569,77 @@ func (e *starError) Unwrap() []error {
 	return []error{e.syn}
 }
 
-// finish completes the link whose parameters start at params[param0]: it
+// finish appends the Link of the link-value just parsed, with attributes
+// a, parameters from params[param0] and hreflang values from strs[str0]: it
 // splits the relation types, applies title* over title (RFC 8288 erratum
-// 5878, DESIGN §2 rule 6) and lets decoded name* parameters replace the plain
-// ones of the same name (Appendix B.2 step 16, DESIGN §2 rule 7).
-func (p *parser) finish(link *Link, param0 int) {
-	link.Rel = p.relTypes(p.rel)
-	link.Rev = p.relTypes(p.rev)
-	if len(p.hreflang) > 0 {
-		n := len(p.strs)
-		p.strs = append(p.strs, p.hreflang...)
-		link.Hreflang = p.strs[n:len(p.strs):len(p.strs)]
+// 5878, DESIGN §2 rule 6) and lets decoded name* parameters replace the
+// plain ones of the same name (Appendix B.2 step 16, DESIGN §2 rule 7).
+func (p *parser) finish(target string, a *attrs, param0, str0 int) {
+	link := p.newLink()
+	link.Target = target
+	if len(p.strs) > str0 {
+		link.Hreflang = p.strs[str0:len(p.strs):len(p.strs)]
 	}
-	link.Title = p.title
-	if p.flags&titleStarOK != 0 {
-		link.Title, link.TitleLang = p.titleStar.Value, p.titleStar.Lang
-	}
-	if p.flags&hasStarParam != 0 {
-		p.replaceStarred(param0)
+	link.Rel = p.relTypes(a.first[attrRel])
+	if a.seen&^(1<<attrRel) != 0 {
+		// Not only rel, the common case.
+		link.Rev = p.relTypes(a.first[attrRev])
+		link.Anchor = a.first[attrAnchor]
+		link.Media = a.first[attrMedia]
+		link.Title = a.first[attrTitle]
+		if a.seen&titleStarOK != 0 {
+			link.Title, link.TitleLang = a.titleStar.Value, a.titleStar.Lang
+		}
+		link.Type = a.first[attrType]
+		if a.seen&hasStarParam != 0 {
+			p.replaceStarred(param0)
+		}
 	}
 	if len(p.params) > param0 {
 		link.Params = p.params[param0:len(p.params):len(p.params)]
 	}
+}
+
+// newLink appends a zero Link to p.links and returns it, to be filled in
+// place field by field: building a Link aside and copying it in would copy
+// all of it, with a write barrier for every pointer while the garbage
+// collector marks.
+func (p *parser) newLink() *Link {
+	if len(p.links) == cap(p.links) {
+		p.links = slices.Grow(p.links, 1)
+	}
+	p.links = p.links[:len(p.links)+1]
+	return &p.links[len(p.links)-1]
+}
+
+// singleRel reports whether the parameters of a link-value, from s[i] to
+// the end of the link-value, are the common `; rel="type"`: exactly that
+// spelling, with one relation type that needs no unquoting, splitting or
+// lower-casing (no backslash, whitespace or upper-case letter). It returns
+// the type and the index after the link-value and its comma, which is what
+// the general path of linkValue would make of them.
+func singleRel(s string, i int) (rel string, next int, ok bool) {
+	const prefix = `; rel="`
+	if !strings.HasPrefix(s[i:], prefix) {
+		return "", 0, false
+	}
+	start := i + len(prefix)
+	j := start
+	for j < len(s) && charClass[s[j]]&(isQuoteStop|isSpace|isUpper) == 0 {
+		j++
+	}
+	if j == start || j == len(s) || s[j] != '"' {
+		return "", 0, false
+	}
+	next = skipSpace(s, j+1)
+	switch {
+	case next == len(s):
+	case s[next] == ',':
+		next++
+	default:
+		return "", 0, false // more parameters
+	}
+	return s[start:j], next, true
 }
 
 // replaceStarred removes from params[param0:] every plain parameter whose
@@ -564,31 +665,31 @@ func (p *parser) replaceStarred(param0 int) {
 
 // relTypes splits a rel or rev value into relation types (RFC 8288 §3.3):
 // on runs of whitespace, dropping empty ones, lower-cased (§2.1.1, §2.1.2).
+//
+//	relation-types = relation-type *( 1*SP relation-type )
 func (p *parser) relTypes(v string) []string {
 	if v == "" {
 		return nil
 	}
-	var class uint8 // the classes of v's bytes, or-ed together
-	for i := 0; i < len(v); i++ {
-		class |= charClass[v[i]]
-	}
-	if class&(isSpace|isUpper) == 0 {
-		// One lower-case relation type, the common case.
-		p.strs = append(p.strs, v)
-		return p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
-	}
 	n := len(p.strs)
-	for i := 0; ; {
-		i = skipSpace(v, i)
-		if i == len(v) {
-			break
+	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
+		start := i
+		var class uint8 // the classes of the type's bytes, or-ed together
+		for ; i < len(v); i++ {
+			c := charClass[v[i]]
+			if c&isSpace != 0 {
+				break
+			}
+			class |= c
 		}
-		j := i
-		for j < len(v) && charClass[v[j]]&isSpace == 0 {
-			j++
+		if i == start {
+			continue
 		}
-		p.strs = append(p.strs, lower(v[i:j]))
-		i = j
+		t := v[start:i]
+		if class&isUpper != 0 {
+			t = lower(t)
+		}
+		p.strs = append(p.strs, t)
 	}
 	if len(p.strs) == n {
 		return nil

@@ -367,3 +367,39 @@ func TestEqualFoldASCIIOnly(t *testing.T) {
 		t.Error("HasRel(K) = false")
 	}
 }
+
+// TestParseSingleRelShortCut checks that the short cut linkValue takes for
+// `; rel="type"` gives what the general path gives, which it takes when the
+// space after the ";" is not there.
+func TestParseSingleRelShortCut(t *testing.T) {
+	ins := []string{
+		`<a>; rel="next"`,
+		`<a>; rel="next", <b>; rel="prev"`,
+		`<a>; rel="next" , <b>`,
+		`<a>; rel="next" ; title="x"`,
+		`<a>; rel="next"; rel="prev"`,
+		`<a>; rel="Next"`,
+		`<a>; rel="start index"`,
+		`<a>; rel="a\"b"`,
+		`<a>; rel=""`,
+		`<a>; rel="https://example.org/rels/x"`,
+		`<a>; rel="next`,
+		`<a>; rel="next"x`,
+		`<a>; rel="ne` + "\t" + `xt"`,
+		"<a>; rel=\"n\xffext\"",
+	}
+	for _, tt := range parseTests {
+		ins = append(ins, tt.in)
+	}
+	for _, in := range ins {
+		general := strings.ReplaceAll(in, `; rel="`, `;rel="`)
+		want, wantErr := Parse(general)
+		got, err := Parse(in)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Parse(%q) differs from Parse(%q) (-want +got):\n%s", in, general, diff)
+		}
+		if (err == nil) != (wantErr == nil) {
+			t.Errorf("Parse(%q) error %v, Parse(%q) error %v", in, err, general, wantErr)
+		}
+	}
+}
