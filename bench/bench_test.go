@@ -48,6 +48,18 @@ func BenchmarkGitHub4(b *testing.B) { benchParse(b, github4) }
 
 func BenchmarkLarge100(b *testing.B) { benchParse(b, largeLinks(100)) }
 
+// BenchmarkLarge100NoTitleStar parses the input of Large100 without its
+// title* parameters, to tell how much of the difference between weblink and
+// tomnomnom/linkheader is the RFC 8187 decoding of title* (DESIGN §2 rule 6),
+// which tomnomnom does not do. peterhellberg/link, which has no title*
+// decoding either and is 60 times slower, is left out.
+func BenchmarkLarge100NoTitleStar(b *testing.B) {
+	in := largeLinksNoTitleStar(100)
+	for _, p := range parsers[:2] {
+		benchParser(b, p.name, p.parse, in)
+	}
+}
+
 // BenchmarkScale parses 1 000, 10 000 and 100 000 link-values: with a linear
 // parser the time per byte (the inverse of MB/s) stays flat. The regexp-based
 // peterhellberg/link runs at 1 000 only: at about 5 MB/s it would take
