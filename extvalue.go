@@ -317,36 +317,39 @@ func octetAt(v string, i int) (octet byte, next int) {
 func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
 	var chunk [64]byte
-	n := 0        // octets in chunk
 	var high byte // the escaped octets or-ed together
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if charClass[c]&isAttrChar == 0 {
+	var text string
+	for i := 0; ; {
+		// Fill chunk, attr-chars on the short path.
+		n := 0
+		for ; n < len(chunk) && i < len(v); n++ {
+			if c := v[i]; charClass[c]&isAttrChar != 0 {
+				chunk[n] = c
+				i++
+				continue
+			}
 			if !escapeAt(v, i) {
 				return "", valueCharError(v, off, i)
 			}
-			c = hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
+			c := hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
 			high |= c
-			i += 2
+			chunk[n] = c
+			i += 3
 		}
-		if n == len(chunk) {
-			if b.Cap() == 0 {
-				// Every "%" of value-chars starts a 3-byte escape
-				// of one octet.
-				b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
-			}
-			b.Write(chunk[:])
-			n = 0
+		if i == len(v) && b.Cap() == 0 {
+			text = string(chunk[:n]) // the usual case: one chunk
+			break
 		}
-		chunk[n] = c
-		n++
-	}
-	var text string
-	if b.Len() == 0 {
-		text = string(chunk[:n])
-	} else {
+		if b.Cap() == 0 {
+			// Every "%" of value-chars starts a 3-byte escape of one
+			// octet.
+			b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+		}
 		b.Write(chunk[:n])
-		text = b.String()
+		if i == len(v) {
+			text = b.String()
+			break
+		}
 	}
 	if high < utf8.RuneSelf {
 		return text, nil
