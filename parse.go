@@ -348,9 +348,13 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	p.stars = p.stars[:0]
 	param0, str0 := len(p.params), len(p.strs)
 	for {
-		i = skipSpace(s, i)
-		if i == len(s) || s[i] == ',' {
-			break
+		// A parameter usually ends right at the next ";", with no
+		// whitespace to skip.
+		if i == len(s) || s[i] != ';' {
+			i = skipSpace(s, i)
+			if i == len(s) || s[i] == ',' {
+				break
+			}
 		}
 		var name, value string
 		var off int
