@@ -439,11 +439,17 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 	if class&isUpper != 0 {
 		name = lower(name)
 	}
-	i = skipSpace(s, i)
+	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 	if i == len(s) || s[i] != '=' {
-		return name, "", i, i, true
+		i = skipSpace(s, i)
+		if i == len(s) || s[i] != '=' {
+			return name, "", i, i, true
+		}
 	}
-	i = skipSpace(s, i+1)
+	i++
+	if i < len(s) && s[i] <= ' ' {
+		i = skipSpace(s, i)
+	}
 	if i < len(s) && s[i] == '"' {
 		end, escaped, closed := quotedEnd(s, i)
 		if !closed {
