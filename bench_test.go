@@ -1,37 +1,15 @@
 package weblink
 
 import (
-	"fmt"
-	"strings"
 	"testing"
+
+	"github.com/weblinking/weblink/internal/benchdata"
 )
-
-// github4 is the pagination header GitHub sends.
-const github4 = `<https://api.github.com/repositories/1300192/issues?page=2>; rel="prev", ` +
-	`<https://api.github.com/repositories/1300192/issues?page=4>; rel="next", ` +
-	`<https://api.github.com/repositories/1300192/issues?page=515>; rel="last", ` +
-	`<https://api.github.com/repositories/1300192/issues?page=1>; rel="first"`
-
-// large100 returns n link-values with quoted titles holding commas, title*,
-// two hreflang each, an anchor and two extension parameters.
-func large100(n int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, `<https://example.com/docs/chapter/%d?format=html&lang=en>; rel="chapter alternate"; `+
-			`anchor="#section-%d"; title="Chapter %d, in which things happen; again"; `+
-			`title*=UTF-8'en'Chapter%%20%d%%2C%%20in%%20which%%20things%%20happen; hreflang=en; hreflang=de-CH; `+
-			`type="text/html"; crossorigin=anonymous; x-priority=%d`, i, i, i, i, i%10)
-	}
-	return b.String()
-}
 
 func BenchmarkParse(b *testing.B) {
 	for _, bc := range []struct{ name, in string }{
-		{"GitHub4", github4},
-		{"Large100", large100(100)},
+		{"GitHub4", benchdata.GitHub4},
+		{"Large100", benchdata.LinkValues(100, true)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.in)))
@@ -46,7 +24,7 @@ func BenchmarkParse(b *testing.B) {
 }
 
 func BenchmarkFormat(b *testing.B) {
-	links, err := Parse(github4)
+	links, err := Parse(benchdata.GitHub4)
 	if err != nil {
 		b.Fatal(err)
 	}
