@@ -402,12 +402,21 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	return i, true
 }
 
-// describeAt names the text that ends at s[i] for an error message.
+// describeAt names, for an error message, what comes before the unexpected
+// byte s[i] (whitespace aside) and that byte.
 func describeAt(s string, i int) string {
-	if i > 0 && s[i-1] == '"' {
-		return "a quoted-string, found " + quoteForError(s[i:min(i+1, len(s))])
+	found := ", found " + quoteForError(s[i:i+1])
+	j := i
+	for j > 0 && charClass[s[j-1]]&isSpace != 0 {
+		j--
 	}
-	return "the link target or a parameter, found " + quoteForError(s[i:min(i+1, len(s))])
+	switch {
+	case j > 0 && s[j-1] == '"':
+		return "a quoted-string" + found
+	case j > 0 && s[j-1] == '>':
+		return "the link target" + found
+	}
+	return "a parameter" + found
 }
 
 // param parses one parameter after its ";" (RFC 8288 §3 and Appendix B.3):

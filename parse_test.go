@@ -225,6 +225,18 @@ func TestParseErrorsCapped(t *testing.T) {
 	}
 }
 
+func TestParseErrorSaysWhatCameBefore(t *testing.T) {
+	for in, want := range map[string]string{
+		`<a>; title="t" junk`: `expected ";" or "," after a quoted-string, found "j"`,
+		`<a> junk`:            `expected ";" or "," after the link target, found "j"`,
+		`<a>; foo bar`:        `expected ";" or "," after a parameter, found "b"`,
+	} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) error = %v, want it to say %q", in, err, want)
+		}
+	}
+}
+
 func TestParseCharsetErrorIs(t *testing.T) {
 	_, err := Parse(`<a>; title*=x-unknown''abc`)
 	if !errors.Is(err, ErrCharset) {

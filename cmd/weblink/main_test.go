@@ -355,7 +355,7 @@ func TestCheckLinksetDocument(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"  <https://a.example/2>; rel=\"prev\" junk,\n"+
 		"                                    ^\n"+
-		"line 3, byte 70: expected \";\" or \",\" after the link target or a parameter, found \"j\"; link-value dropped\n"+
+		"line 3, byte 70: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped\n"+
 		"2 links: 1 problem, 0 warnings\n")
 	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
 }
