@@ -300,11 +300,14 @@ func appendURI(b []byte, ref string) []byte {
 	return b
 }
 
-// checkURI reports the first byte of ref that String would percent-encode
-// although it is not part of an IRI: a byte that is neither allowed in a
-// URI-reference nor part of a valid UTF-8 encoding of a non-ASCII character.
-// It returns -1 when there is none.
+// checkURI reports the first byte of ref that makes it neither a
+// URI-reference (RFC 3986 §4.1) nor an IRI-reference (RFC 3987 §2.2), which
+// String converts to a URI: a byte outside both grammars, a "%" that does not
+// start a %HH escape, invalid UTF-8, or a character that is not ucschar
+// (iprivate is allowed only in the query, and the bidirectional formatting
+// characters of RFC 3987 §4.1 nowhere). It returns -1 when there is none.
 func checkURI(ref string) int {
+	inQuery := false
 	for i := 0; i < len(ref); {
 		c := ref[i]
 		switch {
@@ -314,11 +317,16 @@ func checkURI(ref string) int {
 			}
 			i += 3
 		case charClass[c]&isURIChar != 0:
+			switch c {
+			case '?':
+				inQuery = true
+			case '#':
+				inQuery = false
+			}
 			i++
 		case c >= utf8.RuneSelf:
-			// RFC 3987 §2.2: ucschar starts at U+00A0.
 			r, n := utf8.DecodeRuneInString(ref[i:])
-			if r == utf8.RuneError && n <= 1 || r < 0xA0 {
+			if r == utf8.RuneError && n <= 1 || !isUcschar(r) && !(inQuery && isIprivate(r)) {
 				return i
 			}
 			i += n
@@ -327,6 +335,31 @@ func checkURI(ref string) int {
 		}
 	}
 	return -1
+}
+
+// isUcschar reports whether r is a ucschar of RFC 3987 §2.2 and not one of
+// the bidirectional formatting characters that §4.1 forbids in IRIs.
+//
+//	ucschar = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
+//	        / %x10000-1FFFD / %x20000-2FFFD / ... / %xE1000-EFFFD
+func isUcschar(r rune) bool {
+	switch {
+	case r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E: // LRM, RLM, LRE..RLO
+		return false
+	case 0xA0 <= r && r <= 0xD7FF, 0xF900 <= r && r <= 0xFDCF, 0xFDF0 <= r && r <= 0xFFEF:
+		return true
+	case 0x10000 <= r && r <= 0xEFFFD:
+		return r&0xFFFF <= 0xFFFD && (r < 0xE0000 || r >= 0xE1000)
+	}
+	return false
+}
+
+// isIprivate reports whether r is an iprivate character of RFC 3987 §2.2,
+// allowed only in the query of an IRI.
+//
+//	iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
+func isIprivate(r rune) bool {
+	return 0xE000 <= r && r <= 0xF8FF || 0xF0000 <= r && r <= 0xFFFFD || 0x100000 <= r && r <= 0x10FFFD
 }
 
 // ErrInvalidLink is wrapped by every problem that Validate reports; test for

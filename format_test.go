@@ -123,6 +123,7 @@ func TestValidate(t *testing.T) {
 	ok := []Link{
 		{Target: "https://x/", Rel: []string{"next"}},
 		{Target: "", Rel: []string{"self"}, Anchor: "#a"},
+		{Target: "/a?q=\ue000", Rel: []string{"self"}, Anchor: "/\U0001F600#\u00e9"}, // iprivate in the query; emoji; non-ASCII fragment
 		{Target: "/id", Rel: []string{"openid2.local_id"}},
 		{Target: "http://ex.com/ü", Rel: []string{"http://example.com/rels/x", "dns-prefetch", "nxt"}, Hreflang: []string{"en-GB", "cn"},
 			Type: "text/html; charset=utf-8", Title: "Ünïcode", TitleLang: "de", Params: []Param{{Name: "crossorigin"}, {Name: "as", Value: "font"}}},
@@ -146,6 +147,10 @@ func TestValidate(t *testing.T) {
 		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{"anchor"}},
 		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{"target"}},
 		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{"target"}},
+		{Link{Target: "/\ue000", Rel: []string{"x"}}, []string{"target"}},     // private use outside the query
+		{Link{Target: "/\ufffe", Rel: []string{"x"}}, []string{"target"}},     // not a character
+		{Link{Target: "/a\u202eb", Rel: []string{"x"}}, []string{"target"}},   // bidi override (RFC 3987 §4.1)
+		{Link{Target: "/\U000E0001", Rel: []string{"x"}}, []string{"target"}}, // a tag character, not ucschar
 		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US"`, `hreflang "1a"`}},
 		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html"`}},
 		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n"`}},
