@@ -71,6 +71,14 @@ var hexValue = func() (t [256]uint8) {
 	return t
 }()
 
+// escapeAt reports whether a pct-encoded octet starts at s[i] (RFC 3986
+// §2.1, RFC 8187 §3.2.1):
+//
+//	pct-encoded = "%" HEXDIG HEXDIG
+func escapeAt(s string, i int) bool {
+	return s[i] == '%' && i+2 < len(s) && hexValue[s[i+1]]|hexValue[s[i+2]] < notHex
+}
+
 // notHex marks the bytes that are not hex digits in hexValue.
 const notHex = 0x10
 

@@ -285,11 +285,6 @@ func scanValueChars(v string, off int) (escapes int, err error) {
 	return escapes, nil
 }
 
-// escapeAt reports whether a pct-encoded octet starts at v[i].
-func escapeAt(v string, i int) bool {
-	return v[i] == '%' && i+2 < len(v) && hexValue[v[i+1]]|hexValue[v[i+2]] < notHex
-}
-
 // valueCharError reports the byte v[i], which is neither an attr-char nor
 // the start of a %HH escape. off is the offset of v in the ext-value.
 func valueCharError(v string, off, i int) error {
@@ -403,9 +398,6 @@ func decodeCharmap(v string, off int, cs charset, name string) (string, error) {
 	}
 	return b.String(), nil
 }
-
-// isHex reports whether c is a HEXDIG, in either case.
-func isHex(c byte) bool { return hexValue[c] < notHex }
 
 // describeByte names c for an error message: quoted when it is printable
 // ASCII, in hex otherwise.

@@ -289,7 +289,7 @@ func appendURI(b []byte, ref string) []byte {
 	for i := 0; i < len(ref); i++ {
 		c := ref[i]
 		switch {
-		case c == '%' && i+2 < len(ref) && isHex(ref[i+1]) && isHex(ref[i+2]):
+		case escapeAt(ref, i):
 			b = append(b, c)
 		case charClass[c]&isURIChar != 0:
 			b = append(b, c)
@@ -311,10 +311,7 @@ func checkURI(ref string) int {
 	for i := 0; i < len(ref); {
 		c := ref[i]
 		switch {
-		case c == '%':
-			if i+2 >= len(ref) || !isHex(ref[i+1]) || !isHex(ref[i+2]) {
-				return i
-			}
+		case escapeAt(ref, i):
 			i += 3
 		case charClass[c]&isURIChar != 0:
 			switch c {

@@ -303,16 +303,19 @@ func (w *jsonWriter) target(l Link) {
 	case l.Title != "":
 		w.member("title", l.Title)
 	}
+	// Each name in the form Link.String writes it: "name*" for every value
+	// once one value needs it.
+	starred := starNames(l.Params)
 	ps := groupParams(l.Params)
 	for i := 0; i < len(ps); {
 		// ps[i:j] are the values of one name.
-		j, star := i, false
+		j := i
 		for j < len(ps) && equalFold(ps[j].Name, ps[i].Name) {
-			star = star || needsExtValue(ps[j].Value, ps[j].Lang)
 			j++
 		}
 		w.raw(", ")
-		name := string(appendLower(nil, ps[i].Name))
+		name := lower(ps[i].Name)
+		star := starred[name]
 		if star {
 			name += "*"
 		}
@@ -525,7 +528,7 @@ func (r *jsonReader) uriRef(path string) (string, error) {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if charClass[c]&isURIChar != 0 || c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		if charClass[c]&isURIChar != 0 || escapeAt(s, i) {
 			continue
 		}
 		return "", pathError(path, quoteForError(s)+" is not a URI reference (RFC 3986): percent-encode the byte "+quoteForError(s[i:i+1])+" at offset "+strconv.Itoa(i))
