@@ -158,3 +158,19 @@ func equalFold(a, b string) bool {
 	}
 	return true
 }
+
+// isPrintableASCII reports whether every byte of s is in 0x20-0x7E, which a
+// quoted-string carries as it is.
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
+func appendPercent(b []byte, c byte) []byte {
+	return append(b, '%', upperHex[c>>4], upperHex[c&15])
+}

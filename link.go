@@ -125,16 +125,6 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 	return out, errors.Join(errs...)
 }
 
-// resolveRef resolves ref against base (RFC 3986 §5.2), returning ref
-// unchanged with an error when net/url cannot parse it.
-func resolveRef(base *url.URL, ref string) (string, error) {
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ref, &ResolveError{Ref: ref, Err: err}
-	}
-	return base.ResolveReference(u).String(), nil
-}
-
 // ResolveError reports a link target or anchor that net/url could not parse,
 // so that Resolve left it as written (DESIGN §5). ParseResponse returns it.
 type ResolveError struct {

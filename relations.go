@@ -83,22 +83,3 @@ func (l Link) Unregistered() []string {
 	}
 	return out
 }
-
-// hasURIScheme reports whether s starts with a URI scheme and a colon, as an
-// absolute URI does (RFC 3986 §3.1, §4.3):
-//
-//	scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-func hasURIScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}

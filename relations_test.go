@@ -150,42 +150,6 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 }
 
-func TestUnregistered(t *testing.T) {
-	for _, tc := range []struct {
-		rel  []string
-		want []string
-	}{
-		{nil, nil},
-		{[]string{}, nil},
-		{[]string{"next"}, nil},
-		{[]string{"Next", "PREV", "dns-prefetch"}, nil},
-		{[]string{"https://example.com/rel/item", "tag:example.com,2024:rel", "urn:x:y"}, nil},
-		{[]string{"nxt"}, []string{"nxt"}},
-		{[]string{"next", "nxt", "self", "Prevv"}, []string{"nxt", "Prevv"}},
-		{[]string{""}, []string{""}},
-		{[]string{"example.com/rel"}, []string{"example.com/rel"}},
-		{[]string{":rel", "1http://x", "/rel", "ht tp://x"}, []string{":rel", "1http://x", "/rel", "ht tp://x"}},
-	} {
-		got := Link{Target: "/", Rel: tc.rel}.Unregistered()
-		if !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
-			t.Errorf("Link{Rel: %q}.Unregistered() = %#v, want %#v", tc.rel, got, tc.want)
-		}
-	}
-}
-
-func TestHasURIScheme(t *testing.T) {
-	for s, want := range map[string]bool{
-		"http://example.com": true, "HTTP:x": true, "a:": true,
-		"coap+tcp://h": true, "x-y.z:w": true, "a1:b": true,
-		"": false, ":": false, "a": false, "1a:b": false, "+a:b": false,
-		"a b:c": false, "a/b:c": false, "é:x": false, "next": false,
-	} {
-		if got := hasURIScheme(s); got != want {
-			t.Errorf("hasURIScheme(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
 func TestLookupRelationAllocs(t *testing.T) {
 	for _, name := range []string{"next", "Next", "WORKING-COPY-OF", "no-such"} {
 		if n := testing.AllocsPerRun(100, func() { LookupRelation(name) }); n != 0 {
