@@ -26,14 +26,14 @@ import (
 // a parameter with an empty value is written bare ("; crossorigin").
 //
 // What cannot be written safely is left out or made safe, never passed
-// through: a Param whose name is not a token, ends in "*" or is one of the
+// through: a [Param] whose name is not a token, ends in "*" or is one of the
 // link's own attribute names is omitted; non-ASCII and control characters in
 // rel, rev, hreflang, media and type are percent-encoded; invalid UTF-8 in a
 // title becomes U+FFFD; a language tag that is not well-formed is left out.
 // Validate reports each of these.
 //
 // Parameters come in this order: rel, anchor, rev, each hreflang, media,
-// title or title*, type, then Params in order. For a Link in the form Parse
+// title or title*, type, then Params in order. For a Link in the form [Parse]
 // produces, whose Target, Anchor, Rel, Rev, Hreflang, Media and Type are
 // printable ASCII with Target and Anchor URI-references, Parse(l.String())
 // gives l back.
@@ -41,7 +41,7 @@ func (l Link) String() string {
 	return string(l.appendTo(make([]byte, 0, l.sizeHint())))
 }
 
-// String returns ls as a Link field value: the link-values of Link.String
+// String returns ls as a Link field value: the link-values of [Link.String]
 // joined by ", ". An empty list gives "".
 func (ls Links) String() string {
 	n := 0
@@ -59,7 +59,7 @@ func (ls Links) String() string {
 }
 
 // Add appends one Link field line to h holding all links, formatted by
-// Links.String (RFC 8288 §3). Lines already in h are kept. Add with no links
+// [Links.String] (RFC 8288 §3). Lines already in h are kept. Add with no links
 // does nothing.
 func Add(h http.Header, links ...Link) {
 	if len(links) == 0 {
@@ -275,7 +275,7 @@ func invalid(field, msg string) error {
 
 // Validate checks l strictly against RFC 8288 before it is sent, and returns
 // every problem it finds (joined with errors.Join, each wrapping
-// ErrInvalidLink), or nil:
+// [ErrInvalidLink]), or nil:
 //
 //   - l has at least one relation type (RFC 8288 §3.3: rel is required);
 //   - every relation type in Rel and Rev is lower-case and registered
@@ -284,7 +284,7 @@ func invalid(field, msg string) error {
 //   - every Hreflang is a well-formed language tag (§3.4.1, RFC 5646);
 //   - Type is type/subtype (§3.4.1, RFC 6838), in printable ASCII;
 //   - Target and Anchor are URI-references or IRIs (§3.1, §3.2);
-//   - Param names are tokens, without a trailing "*", and not names that
+//   - [Param] names are tokens, without a trailing "*", and not names that
 //     Link has fields for; language tags are well-formed;
 //   - no value holds control characters or invalid UTF-8, and rel, rev,
 //     hreflang, media and type are ASCII.

@@ -56,7 +56,7 @@ func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string 
 }
 
 // inParsedForm reports whether l is in the domain of the round-trip promise
-// of DESIGN.md §4: Target, Anchor, Rel, Rev, Hreflang, Media and Type
+// of rule 21: Target, Anchor, Rel, Rev, Hreflang, Media and Type
 // printable ASCII, Target and Anchor URI-references, and Title and Param
 // values valid UTF-8.
 func inParsedForm(l Link) bool {
@@ -83,7 +83,7 @@ func inParsedForm(l Link) bool {
 
 // FuzzParse checks that Parse never panics, that String always writes
 // printable ASCII, that formatting a parsed link and parsing it again gives
-// the same link for links in parsed form (DESIGN.md §4), and that every
+// the same link for links in parsed form (rule 21), and that every
 // other link is stable after one round: parsing what String wrote and
 // formatting it again gives that link back.
 func FuzzParse(f *testing.F) {

@@ -9,7 +9,7 @@ import (
 // the relation types that say how the context relates to it, and the target
 // attributes that describe it.
 //
-// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
+// [Parse] fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
 // attributes that may occur once, only the first occurrence counts. The zero
 // Link has an empty target (which refers to the context itself) and no
 // relation types.
@@ -126,7 +126,8 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 }
 
 // ResolveError reports a link target or anchor that net/url could not parse,
-// so that Resolve left it as written (DESIGN §5). ParseResponse returns it.
+// so that [Links.Resolve] left it as written (rule 23). [ParseResponse]
+// returns it.
 type ResolveError struct {
 	Ref string // the reference as written
 	Err error  // the error from url.Parse

@@ -32,18 +32,18 @@ import (
 //     {"value", "language"} objects under "name*" when any value of that
 //     name has a language or is not printable ASCII.
 //
-// Target and Anchor are written as URI references, converted as Link.String
+// Target and Anchor are written as URI references, converted as [Link.String]
 // converts them (RFC 9264 §4.2.2 and §4.2.3 require URI references). Rev is
 // left out: RFC 9264 has no place for it (§4 suggests expressing the
 // inverse link with rel instead).
 //
 // A link that the format cannot represent is an error wrapping
-// ErrInvalidLinkset: one without a relation type, one whose relation type
-// holds whitespace or is "anchor", a Param named "href" or with a name that
+// [ErrInvalidLinkset]: one without a relation type, one whose relation type
+// holds whitespace or is "anchor", a [Param] named "href" or with a name that
 // Link.String would leave out, and a language tag that is not well-formed.
 //
 // encoding/json compacts the output of MarshalJSON; call it directly, or use
-// LinksetHandler, to keep the indentation.
+// [LinksetHandler], to keep the indentation.
 func (ls Links) MarshalJSON() ([]byte, error) {
 	for i, l := range ls {
 		if err := l.checkLinkset(); err != nil {
@@ -304,7 +304,7 @@ func (w *jsonWriter) extValue(value, lang string) {
 // writes them.
 //
 // It accepts every shape §4.2 allows and rejects what its MUSTs forbid, with
-// an error wrapping ErrInvalidLinkset that names the JSON path of the
+// an error wrapping [ErrInvalidLinkset] that names the JSON path of the
 // problem, such as
 //
 //	weblink: invalid linkset: linkset[0].next[1].href: missing; ...
@@ -327,11 +327,11 @@ func (w *jsonWriter) extValue(value, lang string) {
 //
 // As in a Link field, "title*" wins over "title", and only its first entry
 // counts (RFC 8288 §3.4.1). Every value of an extension attribute becomes a
-// Param of that name: a plain value with Value only, a "name*" value with
+// [Param] of that name: a plain value with Value only, a "name*" value with
 // Value and Lang.
 //
-// Round trips compare as sets of links, relation by relation: for Links in
-// the form Parse produces, UnmarshalJSON of MarshalJSON gives back each Link
+// Round trips compare as sets of links, relation by relation: for [Links] in
+// the form [Parse] produces, UnmarshalJSON of MarshalJSON gives back each Link
 // once per relation type, grouped by Anchor and then by relation type in
 // order of first appearance, without Rev, with Target and Anchor written as
 // URI references and Params grouped by name. Links that UnmarshalJSON

@@ -22,7 +22,7 @@ type Relation struct {
 // allocate.
 //
 // Extension relation types (absolute URIs, RFC 8288 §2.1.2) are never
-// registered; see Link.Unregistered.
+// registered; see [Link.Unregistered].
 func LookupRelation(name string) (Relation, bool) {
 	lo, hi := 0, len(relations)
 	for lo < hi {
