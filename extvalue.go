@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/weblinking/weblink/internal/ascii"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/language"
 )
@@ -441,7 +442,7 @@ const maxCharsetName = 24
 // lookupCharset returns the charset named name, compared
 // case-insensitively, without allocating.
 func lookupCharset(name string) (charset, bool) {
-	if name == "UTF-8" || strings.EqualFold(name, "UTF-8") {
+	if name == "UTF-8" || ascii.EqualFold(name, "UTF-8") {
 		return charset{}, true
 	}
 	var buf [maxCharsetName]byte
@@ -449,11 +450,7 @@ func lookupCharset(name string) (charset, bool) {
 		return charset{}, false
 	}
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if charClass[c]&isUpper != 0 {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
+		buf[i] = ascii.ToLower(name[i])
 	}
 	cs, ok := charsets[string(buf[:len(name)])]
 	return cs, ok

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // formatTests has a case for every formatting rule of the package
@@ -67,7 +68,7 @@ func TestFormat(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("String() =\n%s\nwant\n%s", got, tt.want)
 			}
-			if !isPrintableASCII(got) {
+			if !ascii.IsPrint(got) {
 				t.Errorf("String() = %q is not printable ASCII", got)
 			}
 		})

@@ -3,6 +3,8 @@ package weblink
 import (
 	"errors"
 	"net/url"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
@@ -50,7 +52,7 @@ func (l Link) HasRel(rel string) bool { return hasRel(l.Rel, rel) }
 // case-insensitively.
 func hasRel(rels []string, rel string) bool {
 	for _, r := range rels {
-		if equalFold(r, rel) {
+		if ascii.EqualFold(r, rel) {
 			return true
 		}
 	}
@@ -62,7 +64,7 @@ func hasRel(rels []string, rel string) bool {
 // one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
-		if equalFold(p.Name, name) {
+		if ascii.EqualFold(p.Name, name) {
 			return p, true
 		}
 	}

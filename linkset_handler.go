@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
@@ -159,14 +161,14 @@ func matchRange(mr, t string) int {
 // empty element, one without "/", and one whose q is not a qvalue.
 func parseMediaRange(elem string) (string, float64, bool) {
 	params := strings.Split(elem, ";")
-	mr := lower(trimSpace(params[0]))
+	mr := ascii.Lower(trimSpace(params[0]))
 	if !strings.Contains(mr, "/") {
 		return "", 0, false
 	}
 	q := 1.0
 	for _, p := range params[1:] {
 		name, value, _ := strings.Cut(p, "=")
-		if !equalFold(trimSpace(name), "q") {
+		if !ascii.EqualFold(trimSpace(name), "q") {
 			continue
 		}
 		v, err := strconv.ParseFloat(trimSpace(value), 64)

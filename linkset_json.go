@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // MarshalJSON returns ls as an application/linkset+json document (RFC 9264
@@ -95,7 +97,7 @@ func (l Link) checkLinkset() error {
 		switch {
 		case strings.ContainsAny(r, " \t\r\n"):
 			return fmt.Errorf("relation type %s holds whitespace; put each relation type in its own Rel entry", quoteForError(r))
-		case equalFold(r, "anchor"):
+		case ascii.EqualFold(r, "anchor"):
 			return errors.New(`relation type "anchor" cannot be a member of a link context object, whose "anchor" member is the context (RFC 9264 §4.2.2)`)
 		}
 	}
@@ -104,7 +106,7 @@ func (l Link) checkLinkset() error {
 	}
 	for _, p := range l.Params {
 		switch {
-		case equalFold(p.Name, "href"):
+		case ascii.EqualFold(p.Name, "href"):
 			return errors.New(`a Param named "href" would clash with the link target member "href" (RFC 9264 §4.2.3); rename it`)
 		case !isExtensionName(p.Name):
 			return fmt.Errorf("Param name %s is not a token without a trailing \"*\", or is an attribute that Link has a field for; rename it or set that field", quoteForError(p.Name))
@@ -153,7 +155,7 @@ func groupContexts(ls Links) []contextGroup {
 			if r == "" {
 				continue
 			}
-			r = lower(r)
+			r = ascii.Lower(r)
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
 			if !ok {
@@ -178,10 +180,10 @@ func groupParams(ps []Param) []Param {
 	rank := make(map[string]int, len(ps))
 	grouped := true
 	for i, p := range ps {
-		name := lower(p.Name)
+		name := ascii.Lower(p.Name)
 		if _, ok := rank[name]; !ok {
 			rank[name] = len(rank)
-		} else if !equalFold(ps[i-1].Name, name) {
+		} else if !ascii.EqualFold(ps[i-1].Name, name) {
 			grouped = false
 		}
 	}
@@ -190,7 +192,7 @@ func groupParams(ps []Param) []Param {
 	}
 	out := slices.Clone(ps)
 	slices.SortStableFunc(out, func(a, b Param) int {
-		return rank[lower(a.Name)] - rank[lower(b.Name)]
+		return rank[ascii.Lower(a.Name)] - rank[ascii.Lower(b.Name)]
 	})
 	return out
 }
@@ -259,11 +261,11 @@ func (w *jsonWriter) target(l Link) {
 	for i := 0; i < len(ps); {
 		// ps[i:j] are the values of one name.
 		j := i
-		for j < len(ps) && equalFold(ps[j].Name, ps[i].Name) {
+		for j < len(ps) && ascii.EqualFold(ps[j].Name, ps[i].Name) {
 			j++
 		}
 		w.raw(", ")
-		name := lower(ps[i].Name)
+		name := ascii.Lower(ps[i].Name)
 		star := starred[name]
 		if star {
 			name += "*"
@@ -544,7 +546,7 @@ func (r *jsonReader) context(path string) error {
 	names := make(seen)
 	err := r.object(path, "a link context object (RFC 9264 §4.2.2)", func(name string) error {
 		mpath := memberPath(path, name)
-		rel := lower(name)
+		rel := ascii.Lower(name)
 		if err := names.add(mpath, rel); err != nil {
 			return err
 		}
@@ -576,7 +578,7 @@ func (r *jsonReader) target(path, rel string) error {
 	names := make(seen)
 	err := r.object(path, "a link target object (RFC 9264 §4.2.3)", func(name string) error {
 		mpath := memberPath(path, name)
-		name = lower(name)
+		name = ascii.Lower(name)
 		if err := names.add(mpath, name); err != nil {
 			return err
 		}
@@ -657,11 +659,11 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 		names := make(seen)
 		err := r.object(path, `an object {"value": ..., "language": ...} (RFC 9264 §4.2.4.2)`, func(name string) error {
 			mpath := memberPath(path, name)
-			if err := names.add(mpath, lower(name)); err != nil {
+			if err := names.add(mpath, ascii.Lower(name)); err != nil {
 				return err
 			}
 			var err error
-			switch lower(name) {
+			switch ascii.Lower(name) {
 			case "value":
 				hasValue = true
 				value, err = r.str(mpath, "a string")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // readLinksetFile returns the contents of testdata/linkset/name.
@@ -76,8 +77,8 @@ func jsonEquivalent(ls Links) Links {
 	for _, l := range ls {
 		var rels []string
 		for _, r := range l.Rel {
-			if r != "" && !slices.Contains(rels, lower(r)) {
-				rels = append(rels, lower(r))
+			if r != "" && !slices.Contains(rels, ascii.Lower(r)) {
+				rels = append(rels, ascii.Lower(r))
 			}
 		}
 		for _, r := range rels {
@@ -94,7 +95,7 @@ func jsonEquivalent(ls Links) Links {
 				e.Hreflang = append(e.Hreflang, validText(h))
 			}
 			for _, p := range l.Params {
-				e.Params = append(e.Params, Param{Name: lower(p.Name), Value: validText(p.Value), Lang: p.Lang})
+				e.Params = append(e.Params, Param{Name: ascii.Lower(p.Name), Value: validText(p.Value), Lang: p.Lang})
 			}
 			e.Params = stableGroup(e.Params, func(p Param) string { return p.Name })
 			out = append(out, e)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -446,7 +448,7 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 	}
 	name = s[start:i]
 	if class&isUpper != 0 {
-		name = lower(name)
+		name = ascii.Lower(name)
 	}
 	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 	if i == len(s) || s[i] != '=' {
@@ -706,7 +708,7 @@ func (p *parser) relTypes(v string) []string {
 		}
 		t := v[start:i]
 		if class&isUpper != 0 {
-			t = lower(t)
+			t = ascii.Lower(t)
 		}
 		p.strs = append(p.strs, t)
 	}
