@@ -44,7 +44,7 @@ var ErrHeadersWritten = errors.New("weblink: cannot send 103 Early Hints: the fi
 // links is copied: changing the slice afterwards does not change what is
 // sent.
 func Middleware(links ...Link) func(http.Handler) http.Handler {
-	s := newLinkSet(links)
+	s := newLinkAdder(links)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s.serve(next, w, r, nil)
@@ -64,7 +64,7 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // request is HTTP/1.0, whose clients must not get 1xx responses (RFC 9110
 // §15.2).
 func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
-	s := newLinkSet(links)
+	s := newLinkAdder(links)
 	var hints Links
 	for _, l := range s.links {
 		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
@@ -121,8 +121,8 @@ func EarlyHints(w http.ResponseWriter, links ...Link) error {
 
 // sendEarlyHints writes a 103 whose only header is one Link line holding
 // links. It empties w.Header() for the duration of the WriteHeader call and
-// restores it afterwards, even if WriteHeader panics; net/http writes the
-// interim response before WriteHeader returns, for HTTP/1.1 and HTTP/2.
+// restores it afterwards, even if WriteHeader panics; writeInterim makes
+// sure net/http is done with the map when WriteHeader returns.
 func sendEarlyHints(w http.ResponseWriter, links Links) {
 	h := w.Header()
 	saved := maps.Clone(h)
@@ -132,7 +132,40 @@ func sendEarlyHints(w http.ResponseWriter, links Links) {
 		maps.Copy(h, saved)
 	}()
 	Add(h, links...)
-	w.WriteHeader(http.StatusEarlyHints)
+	writeInterim(w, http.StatusEarlyHints)
+}
+
+// writeInterim writes the informational (1xx) response code with the
+// current header of w, such that net/http no longer reads the header map
+// once WriteHeader has returned.
+//
+// net/http's HTTP/2 server hands the handler's own header map to its frame
+// writer goroutine to encode a 1xx response, and its WriteHeader returns as
+// soon as the stream closes, even while that goroutine is still encoding
+// the map (golang/go#67940). A client that resets the stream after the
+// first 103 (a browser navigating away, a cancelled request) thus left the
+// next change to the map — putting the header back after a 103, adding the
+// final response's links, the handler's own Header().Set — racing with the
+// encoder: a data race, and at worst "fatal error: concurrent map iteration
+// and map write", which no recover catches and which kills the server.
+//
+// For a 1xx response, net/http (and golang.org/x/net/http2) encode a clone
+// of the header map instead of the map itself when it holds a
+// Content-Length or Transfer-Encoding key, and delete those keys from the
+// clone; the clone is made on the handler's goroutine, before WriteHeader
+// queues the frame. So a Content-Length key with no value, present only
+// during the call, makes net/http encode a copy that nobody else changes.
+// HTTP/1.1 writes a 1xx response before WriteHeader returns and leaves
+// Content-Length out of it; a key with no value writes nothing anyway.
+// TestEarlyHintsHTTP2Cancel reproduces the race, under -race, if this
+// stops working.
+func writeInterim(w http.ResponseWriter, code int) {
+	h := w.Header()
+	if _, ok := h["Content-Length"]; !ok {
+		h["Content-Length"] = nil
+		defer delete(h, "Content-Length")
+	}
+	w.WriteHeader(code)
 }
 
 // findLinkWriter returns the *linkWriter that w is or wraps, following
@@ -151,9 +184,9 @@ func findLinkWriter(w http.ResponseWriter) *linkWriter {
 	return nil
 }
 
-// linkSet is the links of one middleware, with the keys that de-duplication
+// linkAdder is the links of one middleware, with the keys that de-duplication
 // compares, computed once.
-type linkSet struct {
+type linkAdder struct {
 	links Links
 	keys  []linkKey
 }
@@ -164,8 +197,8 @@ type linkKey struct {
 	target, anchor, rels string
 }
 
-func newLinkSet(links []Link) *linkSet {
-	s := &linkSet{links: slices.Clone(Links(links))}
+func newLinkAdder(links []Link) *linkAdder {
+	s := &linkAdder{links: slices.Clone(Links(links))}
 	for _, l := range s.links {
 		// Compare in the form a receiver sees: what the formatter writes,
 		// parsed back (it percent-encodes, lower-cases relation types, ...).
@@ -190,8 +223,8 @@ func keyOf(l Link) linkKey {
 // serve runs next with a writer that adds the links of s to the final
 // response head, after sending hints in a 103 when there are some and the
 // request may get one.
-func (s *linkSet) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
-	lw := &linkWriter{w: w, set: s, interim: r.ProtoAtLeast(1, 1)}
+func (s *linkAdder) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
+	lw := &linkWriter{w: w, adder: s, interim: r.ProtoAtLeast(1, 1)}
 	if len(hints) > 0 && lw.interim {
 		sendEarlyHints(lw, hints)
 	}
@@ -202,15 +235,15 @@ func (s *linkSet) serve(next http.Handler, w http.ResponseWriter, r *http.Reques
 // linkWriter is the http.ResponseWriter that Middleware and
 // EarlyHintsMiddleware give to the handler.
 type linkWriter struct {
-	w   http.ResponseWriter
-	set *linkSet
+	w     http.ResponseWriter
+	adder *linkAdder
 
 	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
 	wroteHeader bool // the final head was written (or is being written)
 	hijacked    bool // the handler took over the connection
 }
 
-// writeLinks adds the links of lw.set that are not already in the header to
+// writeLinks adds the links of lw.adder that are not already in the header to
 // it as one Link line, once, when the final head is about to be written.
 func (lw *linkWriter) writeLinks() {
 	if lw.wroteHeader || lw.hijacked {
@@ -229,8 +262,8 @@ func (lw *linkWriter) writeLinks() {
 		}
 	}
 	var add Links
-	for i, l := range lw.set.links {
-		k := lw.set.keys[i]
+	for i, l := range lw.adder.links {
+		k := lw.adder.keys[i]
 		if slices.Contains(have, k) {
 			continue
 		}
@@ -249,8 +282,12 @@ func (lw *linkWriter) Header() http.Header { return lw.w.Header() }
 func (lw *linkWriter) WriteHeader(code int) {
 	if code < 100 || code > 199 || code == http.StatusSwitchingProtocols {
 		lw.writeLinks()
+		lw.w.WriteHeader(code)
+		return
 	}
-	lw.w.WriteHeader(code)
+	// The handler's own 1xx response: writeLinks changes the header map
+	// later, which net/http must not be reading then.
+	writeInterim(lw.w, code)
 }
 
 // Write adds the links before the first body bytes make net/http write the

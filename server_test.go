@@ -13,9 +13,12 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -722,4 +725,125 @@ func TestMiddlewareFlushNotSupported(t *testing.T) {
 		}
 	})).ServeHTTP(pw, httptest.NewRequest("GET", "/", nil))
 	checkLinks(t, "final", pw.h, "/schema.json describedby")
+}
+
+// h2CancelStress is how many requests TestEarlyHintsHTTP2Cancel makes per
+// case; WEBLINK_H2_STRESS raises it for a longer run, for example
+// WEBLINK_H2_STRESS=200000 go test -race -run TestEarlyHintsHTTP2Cancel.
+func h2CancelStress(t *testing.T) int {
+	t.Helper()
+	s := os.Getenv("WEBLINK_H2_STRESS")
+	if s == "" {
+		return 2000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("WEBLINK_H2_STRESS=%q: want a positive number of requests", s)
+	}
+	return n
+}
+
+// TestEarlyHintsHTTP2Cancel is a regression test for a server crash: an
+// HTTP/2 client that resets the stream as soon as it gets the first 103
+// left net/http's frame writer encoding the next 103 from the header map
+// while the handler goroutine, let go early (golang/go#67940), went on
+// changing that map. Under -race that was reported as a DATA RACE; without
+// it, a long run ended in "fatal error: concurrent map iteration and map
+// write". Each case sends two 103s: the client cancels on the first, the
+// second is the one being written when the stream closes.
+func TestEarlyHintsHTTP2Cancel(t *testing.T) {
+	n := h2CancelStress(t)
+	page := func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<!doctype html>")
+	}
+	tests := []struct {
+		name    string
+		handler http.Handler
+	}{
+		// The middleware sends a 103, the handler a second one; each puts
+		// the header back, and the middleware adds its links to the final
+		// response.
+		{"EarlyHintsMiddleware", EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+			if err := EarlyHints(w, moduleLink); err != nil {
+				t.Error(err)
+			}
+			page(w)
+		}))},
+		// EarlyHints without the middleware.
+		{"EarlyHints", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+			Add(w.Header(), schemaLink)
+			for _, l := range []Link{styleLink, originLink} {
+				if err := EarlyHints(w, l); err != nil {
+					t.Error(err)
+				}
+			}
+			page(w)
+		})},
+		// The handler writes its 103s itself; Middleware adds its links to
+		// the same header map afterwards.
+		{"handler's own 103", Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, hint := range []string{`</a.css>; rel="preload"`, `</b.css>; rel="preload"`} {
+				w.Header().Set("Link", hint)
+				w.WriteHeader(http.StatusEarlyHints)
+			}
+			w.Header().Del("Link")
+			page(w)
+		}))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer(t, tt.handler, true)
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+			client := srv.Client()
+			var cancelled atomic.Int64
+			var wg sync.WaitGroup
+			jobs := make(chan struct{})
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range jobs {
+						ctx, cancel := context.WithCancel(context.Background())
+						var got1xx atomic.Bool
+						trace := &httptrace.ClientTrace{Got1xxResponse: func(int, textproto.MIMEHeader) error {
+							got1xx.Store(true)
+							cancel() // resets the stream right after the first 103
+							return nil
+						}}
+						req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, srv.URL, nil)
+						if err != nil {
+							panic(err)
+						}
+						if resp, err := client.Do(req); err == nil {
+							io.Copy(io.Discard, resp.Body)
+							resp.Body.Close()
+						}
+						cancel()
+						if got1xx.Load() {
+							cancelled.Add(1)
+						}
+					}
+				}()
+			}
+			for range n {
+				jobs <- struct{}{}
+			}
+			close(jobs)
+			wg.Wait()
+			if got := cancelled.Load(); got != int64(n) {
+				t.Errorf("%d of %d requests got a 103 and were cancelled", got, n)
+			}
+			// The server still answers in full.
+			hints, resp, body := get(t, srv, "/")
+			if len(hints) != 2 || body != "<!doctype html>" {
+				t.Errorf("after the cancelled requests: %d interim responses, body %q; want 2 and the page", len(hints), body)
+			}
+			if len(resp.Header["Link"]) == 0 {
+				t.Errorf("after the cancelled requests: final response without links")
+			}
+		})
+	}
 }
