@@ -60,20 +60,56 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // Exactly one 103 is sent, because browsers act only on the first one. It
 // carries only the Link field: headers that an outer middleware set before
 // (Set-Cookie, for example) stay for the final response and are not sent in
-// the 103. No 103 is sent when none of links is such a hint, or when the
+// the 103. No 103 is sent when none of links is such a hint; when the
 // request is HTTP/1.0, whose clients must not get 1xx responses (RFC 9110
-// §15.2).
+// §15.2); or when the request carries a Sec-Fetch-Mode field (W3C Fetch
+// Metadata Request Headers) with a value other than navigate: that is
+// a browser fetching a subresource or calling fetch(), and browsers use
+// Early Hints only for navigations. Requests without the field (curl, Go
+// clients, browsers over plain HTTP to another host) get the 103.
+//
+// What a browser does with the 103 (measured with Chromium 156 by
+// TestEarlyHintsBrowser): it acts on it only over HTTP/2 or later, not over
+// HTTP/1.1; it fetches a preloaded resource early and uses that response
+// for the page only when the response is cacheable (give it Cache-Control,
+// or it is downloaded a second time); and a preloaded font needs the
+// crossorigin attribute (Param{Name: "crossorigin"}), as fonts are always
+// fetched in CORS mode.
+//
+// links is copied: changing the slice afterwards does not change what is
+// sent.
 func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 	s := newLinkAdder(links)
-	var hints Links
-	for _, l := range s.links {
-		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
-			hints = append(hints, l)
-		}
-	}
+	hints := s.hints()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s.serve(next, w, r, hints)
+		})
+	}
+}
+
+// EarlyHintsFunc is EarlyHintsMiddleware with links chosen per request: the
+// page being rendered decides what to preload. For each request it calls
+// hints(r), once and before the handler, and then does what
+// EarlyHintsMiddleware(hints(r)...) does: one 103 (Early Hints) response
+// holding the returned links whose relation type is preload, preconnect or
+// modulepreload, under the same conditions (HTTP/1.1 or later, a navigation
+// or no Sec-Fetch-Mode field), and all the returned links added to the
+// final response, as Middleware adds them. When hints returns no such link,
+// no 103 is sent.
+//
+// The returned Links are not changed nor kept after the response, so hints
+// may return the same slice for many requests. hints runs on the request's
+// goroutine and may be called concurrently. EarlyHintsFunc panics if hints
+// is nil.
+func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.Handler {
+	if hints == nil {
+		panic("weblink: EarlyHintsFunc with a nil hints function")
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s := newLinkAdder(hints(r))
+			s.serve(next, w, r, s.hints())
 		})
 	}
 }
@@ -220,16 +256,40 @@ func keyOf(l Link) linkKey {
 	return linkKey{target: l.Target, anchor: l.Anchor, rels: strings.Join(rels, " ")}
 }
 
+// hints returns the links of s that belong in a 103: those with the
+// relation type preload, preconnect or modulepreload.
+func (s *linkAdder) hints() Links {
+	var hints Links
+	for _, l := range s.links {
+		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
+			hints = append(hints, l)
+		}
+	}
+	return hints
+}
+
 // serve runs next with a writer that adds the links of s to the final
 // response head, after sending hints in a 103 when there are some and the
 // request may get one.
 func (s *linkAdder) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
 	lw := &linkWriter{w: w, adder: s, interim: r.ProtoAtLeast(1, 1)}
-	if len(hints) > 0 && lw.interim {
+	if len(hints) > 0 && lw.interim && navigation(r) {
 		sendEarlyHints(lw, hints)
 	}
 	next.ServeHTTP(lw, r)
 	lw.writeLinks()
+}
+
+// navigation reports whether r may be a navigation, the only requests for
+// which browsers act on Early Hints: true unless r carries a Sec-Fetch-Mode
+// field whose value is not navigate. In W3C Fetch Metadata Request Headers,
+// Sec-Fetch-Mode is a structured header whose value is a token (cors,
+// navigate, no-cors, same-origin or websocket), and tokens are
+// case-sensitive; a field in more than one line is not one token, so not
+// navigate.
+func navigation(r *http.Request) bool {
+	mode, ok := r.Header["Sec-Fetch-Mode"]
+	return !ok || len(mode) == 1 && strings.Trim(mode[0], " \t") == "navigate"
 }
 
 // linkWriter is the http.ResponseWriter that Middleware and

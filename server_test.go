@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -56,6 +57,12 @@ func newServer(t *testing.T, h http.Handler, h2 bool) *httptest.Server {
 // it receives, and returns them with the final response and its body.
 func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Response, string) {
 	t.Helper()
+	return getWith(t, srv, path, nil)
+}
+
+// getWith is get with header lines added to the request.
+func getWith(t *testing.T, srv *httptest.Server, path string, header http.Header) ([]interim, *http.Response, string) {
+	t.Helper()
 	var got []interim
 	trace := &httptrace.ClientTrace{
 		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
@@ -66,6 +73,9 @@ func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Resp
 	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := srv.Client().Do(req)
@@ -501,6 +511,153 @@ func TestEarlyHintsMiddlewareWithoutHints(t *testing.T) {
 		t.Errorf("interim responses %v, want none", got)
 	}
 	checkLinks(t, "final", resp.Header, "/schema.json describedby")
+}
+
+func TestEarlyHintsSecFetchMode(t *testing.T) {
+	tests := []struct {
+		name string
+		mode []string // Sec-Fetch-Mode lines; nil: no field
+		want bool     // a 103 is sent
+	}{
+		{"no field", nil, true},
+		{"navigate", []string{"navigate"}, true},
+		{"navigate with spaces", []string{" navigate\t"}, true},
+		{"no-cors", []string{"no-cors"}, false},
+		{"cors", []string{"cors"}, false},
+		{"same-origin", []string{"same-origin"}, false},
+		{"websocket", []string{"websocket"}, false},
+		{"tokens are case-sensitive", []string{"Navigate"}, false},
+		{"two lines", []string{"navigate", "navigate"}, false},
+		{"a list", []string{"navigate, cors"}, false},
+		{"empty", []string{""}, false},
+	}
+	middlewares := []struct {
+		name string
+		mw   func(http.Handler) http.Handler
+	}{
+		{"EarlyHintsMiddleware", EarlyHintsMiddleware(styleLink, schemaLink)},
+		{"EarlyHintsFunc", EarlyHintsFunc(func(*http.Request) Links { return Links{styleLink, schemaLink} })},
+	}
+	for _, h2 := range []bool{false, true} {
+		for _, m := range middlewares {
+			var sawMode []string
+			srv := newServer(t, m.mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				sawMode = r.Header["Sec-Fetch-Mode"]
+				io.WriteString(w, "ok")
+			})), h2)
+			for _, tt := range tests {
+				t.Run(m.name+"/"+tt.name+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+					var header http.Header
+					if tt.mode != nil {
+						header = http.Header{"Sec-Fetch-Mode": tt.mode}
+					}
+					got, resp, _ := getWith(t, srv, "/", header)
+					if len(sawMode) != len(tt.mode) {
+						t.Fatalf("the handler saw Sec-Fetch-Mode %q, want %q", sawMode, tt.mode)
+					}
+					if tt.want {
+						if len(got) != 1 || got[0].code != http.StatusEarlyHints {
+							t.Fatalf("interim responses %v, want one 103", got)
+						}
+						checkLinks(t, "103", http.Header(got[0].header), "/style.css preload")
+					} else if len(got) != 0 {
+						t.Errorf("interim responses %v, want none for Sec-Fetch-Mode %q", got, tt.mode)
+					}
+					checkLinks(t, "final", resp.Header, "/style.css preload", "/schema.json describedby")
+				})
+			}
+		}
+	}
+}
+
+func TestEarlyHintsFunc(t *testing.T) {
+	byPath := map[string]Links{
+		"/page":      {styleLink, schemaLink, originLink},
+		"/app":       {moduleLink},
+		"/no-hints":  {schemaLink},
+		"/no-links":  nil,
+		"/dedup":     {schemaLink, styleLink, schemaLink},
+		"/empty-rel": {{Target: "/x"}},
+	}
+	saved := map[string]string{}
+	for path, links := range byPath {
+		saved[path] = links.String()
+	}
+	var calls atomic.Int64
+	mw := EarlyHintsFunc(func(r *http.Request) Links {
+		calls.Add(1)
+		return byPath[r.URL.Path]
+	})
+	h := mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/dedup" {
+			w.Header().Set("Link", `</style.css>; rel="preload"; as="style"`)
+		}
+		io.WriteString(w, "page")
+	}))
+	tests := []struct {
+		path  string
+		hints []string // the 103's links; nil: no 103
+		final []string
+	}{
+		{"/page", []string{"/style.css preload", "https://cdn.example preconnect"},
+			[]string{"/style.css preload", "/schema.json describedby", "https://cdn.example preconnect"}},
+		{"/app", []string{"/app.js modulepreload"}, []string{"/app.js modulepreload"}},
+		{"/no-hints", nil, []string{"/schema.json describedby"}},
+		{"/no-links", nil, nil},
+		{"/unknown", nil, nil},
+		// Handler's links and repeats are not added twice, as with Middleware.
+		{"/dedup", []string{"/style.css preload"}, []string{"/style.css preload", "/schema.json describedby"}},
+		{"/empty-rel", nil, []string{"/x "}},
+	}
+	for _, h2 := range []bool{false, true} {
+		srv := newServer(t, h, h2)
+		for _, tt := range tests {
+			t.Run(strings.TrimPrefix(tt.path, "/")+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+				before := calls.Load()
+				got, resp, body := get(t, srv, tt.path)
+				if n := calls.Load() - before; n != 1 {
+					t.Errorf("hints called %d times for one request, want 1", n)
+				}
+				if body != "page" {
+					t.Errorf("body %q", body)
+				}
+				switch {
+				case tt.hints == nil && len(got) != 0:
+					t.Errorf("interim responses %v, want none", got)
+				case tt.hints != nil && (len(got) != 1 || got[0].code != http.StatusEarlyHints):
+					t.Fatalf("interim responses %v, want one 103", got)
+				case tt.hints != nil:
+					checkLinks(t, "103", http.Header(got[0].header), tt.hints...)
+				}
+				checkLinks(t, "final", resp.Header, tt.final...)
+			})
+		}
+	}
+	t.Run("HTTP/1.0", func(t *testing.T) {
+		raw := rawGet(t, newServer(t, h, false), "GET /page HTTP/1.0\r\nHost: example.com\r\n\r\n")
+		if strings.Contains(raw, " 103 ") {
+			t.Errorf("HTTP/1.0 response holds an interim response:\n%s", raw)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), nil)
+		if err != nil {
+			t.Fatalf("reading %q: %v", raw, err)
+		}
+		checkLinks(t, "final", resp.Header, "/style.css preload", "/schema.json describedby", "https://cdn.example preconnect")
+	})
+	for path, links := range byPath {
+		if links.String() != saved[path] {
+			t.Errorf("hints' links for %s changed to %s, were %s", path, links, saved[path])
+		}
+	}
+}
+
+func TestEarlyHintsFuncNil(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "nil hints") {
+			t.Errorf("EarlyHintsFunc(nil) recovered %v, want a panic naming nil hints", r)
+		}
+	}()
+	EarlyHintsFunc(nil)
 }
 
 // rawGet sends request on a plain connection to srv and returns everything
