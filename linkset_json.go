@@ -22,7 +22,9 @@ import (
 //     in order of first appearance; the links without an Anchor share one
 //     that has no "anchor" member (§4.2.2).
 //   - A context object has one member per relation type, lower-cased, in
-//     order of first appearance; its array holds a link target object for
+//     order of first appearance (a byte that is not UTF-8 is written as
+//     U+FFFD, and relation types that then read the same are one member);
+//     its array holds a link target object for
 //     each link with that relation type, in the order of ls. A link with
 //     several relation types appears under each.
 //   - A target object holds "href" (always, "" included), then "type",
@@ -155,7 +157,10 @@ func groupContexts(ls Links) []contextGroup {
 			if r == "" {
 				continue
 			}
-			r = ascii.Lower(r)
+			// Grouped by the member name as written: relation types that
+			// differ only in bytes that are not UTF-8 are one member, never
+			// two that UnmarshalJSON rejects as duplicates (#11).
+			r = validText(ascii.Lower(r))
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
 			if !ok {
@@ -170,6 +175,22 @@ func groupContexts(ls Links) []contextGroup {
 		}
 	}
 	return groups
+}
+
+// validText returns s with each byte that does not start a valid UTF-8
+// sequence replaced by U+FFFD, the text encoding/json writes for s. It
+// returns s itself when s is valid UTF-8.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		chunk, next := validUTF8At(s, i)
+		b = append(b, chunk...)
+		i = next
+	}
+	return string(b)
 }
 
 // groupParams returns ps with the Params of each name together, names in
