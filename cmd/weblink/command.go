@@ -254,7 +254,7 @@ func (c *command) writeJSON() error {
 			return err
 		}
 	}
-	c.out.Write(doc)
+	c.out.Write(jsonSafe(doc))
 	c.out.WriteByte('\n')
 	return nil
 }

@@ -303,3 +303,42 @@ func runeStartForward(s string, i, limit int) int {
 	}
 	return i
 }
+
+// jsonSafe returns doc, a JSON text, with the characters that terminals and
+// text renderers act on and encoding/json writes raw escaped as \uXXXX: the
+// C1 controls (U+0080 to U+009F) and the bidi formatting characters
+// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069). Outside
+// strings JSON is ASCII, so every one of them is inside a string, where the
+// escape means the same character. doc is returned as it is when it holds
+// none.
+func jsonSafe(doc []byte) []byte {
+	var out []byte
+	done := 0 // doc[:done] is in out
+	for i := 0; i < len(doc); i++ {
+		if doc[i] < utf8.RuneSelf {
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if isTerminalFormat(r) {
+			out = append(out, doc[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n - 1
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[done:]...)
+}
+
+// isTerminalFormat reports whether r is a C1 control or a bidi formatting
+// character (Unicode's Bidi_Control property, as UAX #9 lists them).
+func isTerminalFormat(r rune) bool {
+	switch {
+	case 0x80 <= r && r <= 0x9f, r == 0x061c, r == 0x200e, r == 0x200f,
+		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
+}
