@@ -29,6 +29,7 @@ type command struct {
 	warnings     int           // -check: warnings
 	unregistered bool          // table: some relation type was marked "?"
 	collected    weblink.Links // -json: every link, printed at the end
+	failed       bool          // a fetch failed, and said so
 }
 
 // main reads the input named by the options and values, shows it, and
@@ -38,6 +39,7 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	case c.opts.url != "":
 		if err := c.fetch(); err != nil {
 			c.fail(err)
+			c.failed = true
 			return max(c.finish(), exitNone)
 		}
 	case len(values) > 0:
@@ -62,9 +64,10 @@ func (c *command) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
 }
 
-// fail prints err, whose message may already start with "weblink: ".
+// fail prints err, whose message may already start with "weblink: ", with
+// what a terminal would interpret escaped.
 func (c *command) fail(err error) {
-	c.errorf("%s", strings.TrimPrefix(err.Error(), "weblink: "))
+	c.errorf("%s", clean(strings.TrimPrefix(err.Error(), "weblink: ")))
 }
 
 // show parses the links of src, resolves them against -base or the URL src
@@ -200,6 +203,9 @@ func (c *command) validate(links weblink.Links) {
 // finish prints what is printed once at the end and returns the exit
 // status.
 func (c *command) finish() int {
+	if c.failed && c.pages == 0 {
+		return exitNone // the failure was the whole story
+	}
 	if c.opts.check {
 		fmt.Fprintf(c.out, "%d %s: %d %s, %d %s\n", c.links, plural(c.links, "link"),
 			c.problems, plural(c.problems, "problem"), c.warnings, plural(c.warnings, "warning"))
@@ -208,7 +214,9 @@ func (c *command) finish() int {
 		}
 	}
 	if c.links == 0 {
-		c.errorf("no links found")
+		if !c.failed {
+			c.errorf("no links found")
+		}
 		return exitNone
 	}
 	switch {
@@ -246,7 +254,7 @@ func (c *command) writeJSON() error {
 			return err
 		}
 	}
-	c.out.Write(doc)
+	c.out.Write(jsonSafe(doc))
 	c.out.WriteByte('\n')
 	return nil
 }

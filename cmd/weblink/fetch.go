@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/weblinking/weblink"
 )
@@ -34,7 +38,7 @@ func (c *command) fetch() error {
 				break
 			}
 			if err != nil {
-				return err
+				return fetchError(resp, err)
 			}
 			c.show(responseSource(resp))
 		}
@@ -56,7 +60,7 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
-			err = fmt.Errorf("%s %s: %s", req.Method, req.URL.Redacted(), resp.Status)
+			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL)}
 		}
 		yield(resp, err)
 	}
@@ -65,12 +69,46 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 // responseSource returns the Link field lines of resp; its links are
 // resolved against the URL of the request that got it, after redirects.
 func responseSource(resp *http.Response) source {
-	// A password given in -url is not shown, nor put in resolved targets.
-	u := *resp.Request.URL
-	u.User = nil
-	src := source{url: u.String()}
+	src := source{url: showURL(resp.Request.URL)}
 	for i, v := range resp.Header.Values("Link") {
 		src.fields = append(src.fields, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
 	}
 	return src
+}
+
+// fetchError returns the command's message for err, which a fetch of resp
+// (nil when there is none) ended with. A status that is not 2xx is worded
+// the same for -url and -all; the reason phrase is the server's, so it is
+// quoted when it is not printable ASCII.
+func fetchError(resp *http.Response, err error) error {
+	var se *weblink.StatusError
+	if resp != nil && resp.Request != nil && errors.As(err, &se) {
+		code := strconv.Itoa(resp.StatusCode)
+		msg := showURL(resp.Request.URL) + " answered " + code
+		if reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, code)); reason != "" {
+			msg += " " + quoteUnlessPrintable(shorten(reason))
+		}
+		return errors.New(msg)
+	}
+	return err
+}
+
+// showURL returns u as the command shows it: without userinfo, which
+// holds credentials (a token as the user name, or a password), and with
+// what a terminal would interpret escaped.
+func showURL(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return clean(v.String())
+}
+
+// quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes
+// when it holds anything but printable ASCII.
+func quoteUnlessPrintable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
 }

@@ -20,7 +20,8 @@ type options struct {
 	check    bool
 	format   bool
 
-	baseURL *url.URL // base, parsed; nil when not given
+	baseURL *url.URL      // base, parsed, without userinfo; nil when not given
+	user    *url.Userinfo // the userinfo of -url, which url no longer holds
 }
 
 // usage is what -h prints: every flag with an example.
@@ -147,16 +148,22 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}
+	// Userinfo is taken out of -url and -base as soon as they are read, so
+	// that no message or output can show it.
 	if o.url != "" {
-		if u, err := url.Parse(o.url); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-			return o, nil, usageError(stderr, fmt.Sprintf("-url: %q is not an absolute http or https URL", o.url)), false
+		u, err := url.Parse(o.url)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
+			return o, nil, usageError(stderr, fmt.Sprintf("-url: %q is not an absolute http or https URL", withoutUserinfo(o.url))), false
 		}
+		o.user, u.User = u.User, nil
+		o.url = u.String()
 	}
 	if o.base != "" {
 		u, err := url.Parse(o.base)
 		if err != nil || !u.IsAbs() {
-			return o, nil, usageError(stderr, fmt.Sprintf("-base: %q is not an absolute URL", o.base)), false
+			return o, nil, usageError(stderr, fmt.Sprintf("-base: %q is not an absolute URL", withoutUserinfo(o.base))), false
 		}
+		u.User = nil
 		o.baseURL = u
 	}
 	return o, values, exitOK, true

@@ -76,6 +76,7 @@ import (
 	"bufio"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"time"
 )
@@ -105,7 +106,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		out:    out,
 		stderr: stderr,
 		colour: useColour(stdout, getenv),
-		client: &http.Client{Timeout: 30 * time.Second},
+		client: newClient(opts),
 	}
 	code = c.main(values, stdin)
 	if err := out.Flush(); err != nil && code == exitOK {
@@ -113,6 +114,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		code = exitNone
 	}
 	return code
+}
+
+// newClient returns the HTTP client for -url: it gives the userinfo of
+// -url only to that URL's origin.
+func newClient(opts options) *http.Client {
+	tr := http.DefaultTransport
+	if opts.url != "" {
+		u, _ := url.Parse(opts.url) // parseArgs checked it
+		tr = &credentials{base: tr, home: originOf(u), user: opts.user}
+	}
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
 }
 
 // useColour reports whether the table may use colours: only on a terminal,

@@ -247,7 +247,10 @@ func shellSafe(s string) string {
 
 // excerpt returns the line of text that holds byte off, printable (clean)
 // and cut to a window around off when it is long, and the column of off in
-// what it returns.
+// what it returns. The window starts before off and, unless off is at the
+// end of the line, ends after it: a cut moves to a rune boundary by at most
+// the length of one UTF-8 sequence, never past off, and bytes that are not
+// UTF-8 are cut anywhere.
 func excerpt(text string, off int) (shown string, col int) {
 	const before, after = 60, 40
 	start := strings.LastIndexByte(text[:off], '\n') + 1
@@ -258,11 +261,11 @@ func excerpt(text string, off int) (shown string, col int) {
 	end = max(start, off, trimCR(text, end))
 	prefix, suffix := "", ""
 	if off-start > before {
-		start = runeStart(text, off-before)
+		start = runeStartBack(text, off-before, start)
 		prefix = "..."
 	}
 	if end-off > after {
-		end = runeStart(text, off+after)
+		end = runeStartForward(text, off+after, end)
 		suffix = "..."
 	}
 	head := prefix + clean(text[start:off])
@@ -277,11 +280,65 @@ func trimCR(text string, end int) int {
 	return end
 }
 
-// runeStart returns i, moved back to the start of the UTF-8 sequence it is
-// in.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
+// runeStartBack returns i, moved back to the start of the UTF-8 sequence it
+// is in, but not below floor; i itself when no sequence start is within
+// utf8.UTFMax bytes (the bytes are not UTF-8, and clean shows each alone).
+func runeStartBack(s string, i, floor int) int {
+	for j := i; j >= max(floor, i-utf8.UTFMax+1); j-- {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
 	}
 	return i
+}
+
+// runeStartForward returns i, moved forward to the start of the next UTF-8
+// sequence when it is inside one, but not beyond limit; i itself when no
+// sequence start is within utf8.UTFMax bytes.
+func runeStartForward(s string, i, limit int) int {
+	for j := i; j < min(limit, i+utf8.UTFMax); j++ {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
+	}
+	return i
+}
+
+// jsonSafe returns doc, a JSON text, with the characters that terminals and
+// text renderers act on and encoding/json writes raw escaped as \uXXXX: the
+// C1 controls (U+0080 to U+009F) and the bidi formatting characters
+// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069). Outside
+// strings JSON is ASCII, so every one of them is inside a string, where the
+// escape means the same character. doc is returned as it is when it holds
+// none.
+func jsonSafe(doc []byte) []byte {
+	var out []byte
+	done := 0 // doc[:done] is in out
+	for i := 0; i < len(doc); i++ {
+		if doc[i] < utf8.RuneSelf {
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if isTerminalFormat(r) {
+			out = append(out, doc[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n - 1
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[done:]...)
+}
+
+// isTerminalFormat reports whether r is a C1 control or a bidi formatting
+// character (Unicode's Bidi_Control property, as UAX #9 lists them).
+func isTerminalFormat(r rune) bool {
+	switch {
+	case 0x80 <= r && r <= 0x9f, r == 0x061c, r == 0x200e, r == 0x200f,
+		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
 }
