@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Errors that end a Pages iteration. Each is wrapped with the URLs involved;
@@ -65,7 +67,7 @@ type StatusError struct {
 // answered "500 \x1b[2J".
 func (e *StatusError) Error() string {
 	status := e.Status
-	if len(status) > 64 || !isPrintableASCII(status) {
+	if len(status) > 64 || !ascii.IsPrint(status) {
 		status = quoteForError(status)
 	}
 	return "weblink: " + quoteForError(e.URL) + " answered " + status + "; the response body may say why"
