@@ -8,9 +8,13 @@ import (
 // SyntaxError reports a problem at a byte offset of a Link field value or an
 // ext-value: a malformed link-value that [Parse] dropped, or a title* or other
 // star parameter that did not decode.
+//
+// A SyntaxError about an ext-value whose charset is not decoded also matches
+// [ErrCharset] with errors.Is, through [SyntaxError.Unwrap].
 type SyntaxError struct {
 	Offset int    // byte offset in the field value
 	Msg    string // what is wrong, and what was done about it
+	err    error  // the cause that errors.Is sees, such as ErrCharset; usually nil
 }
 
 // Error returns the message with the offset: "weblink: syntax error at
@@ -22,6 +26,9 @@ func (e *SyntaxError) Error() string {
 // Is reports whether target is [ErrSyntax], so that errors.Is(err, ErrSyntax)
 // finds every [*SyntaxError].
 func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
+
+// Unwrap returns the cause of the problem, such as [ErrCharset], or nil.
+func (e *SyntaxError) Unwrap() error { return e.err }
 
 // ErrSyntax matches every [*SyntaxError] with errors.Is.
 var ErrSyntax = errors.New("weblink: syntax error")

@@ -69,10 +69,11 @@ func ParseExtValue(s string) (ExtValue, error) {
 	}
 	cs, ok := lookupCharset(name)
 	if !ok {
-		return ExtValue{}, &charsetError{&SyntaxError{
+		return ExtValue{}, &SyntaxError{
 			Offset: 0,
 			Msg:    "unsupported charset " + quoteForError(name) + " in ext-value",
-		}}
+			err:    ErrCharset,
+		}
 	}
 	value, err := decodeValueChars(s, rest, cs, name)
 	if err != nil {
@@ -127,14 +128,6 @@ func validUTF8At(s string, i int) (chunk string, next int) {
 	}
 	return s[i : i+size], i + size
 }
-
-// charsetError is the error for an ext-value whose charset is not decoded:
-// a *SyntaxError, for its offset, that also matches ErrCharset.
-type charsetError struct{ *SyntaxError }
-
-// Unwrap lets errors.Is and errors.As find both the [*SyntaxError] and
-// [ErrCharset].
-func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrCharset} }
 
 // consumeCharset consumes the charset of an ext-value and the apostrophe
 // after it (RFC 8187 §3.2.1: charset = "UTF-8" / mime-charset), returning

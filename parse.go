@@ -558,36 +558,20 @@ func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
 
 // extError records a star parameter whose value, starting at offset off,
 // did not decode as an ext-value. The offset reported is that of the
-// problem within the value (exact unless a quoted value held escapes).
+// problem within the value (exact unless a quoted value held escapes). The
+// error matches ErrCharset when the charset was the problem, so that
+// errors.Is(err, ErrCharset) works through Parse; the ext-value's own
+// *SyntaxError, whose offset is within the value, is not kept.
 func (p *parser) extError(off int, name string, err error) {
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		off += se.Offset
 	}
-	p.record(&starError{
-		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
-		err: err,
-	})
-}
-
-// starError is a *SyntaxError about a star parameter that also matches
-// ErrCharset when the ext-value's charset was the problem, so that
-// errors.Is(err, ErrCharset) works through Parse. The ext-value's own
-// *SyntaxError, whose offset is within the value, is not exposed.
-type starError struct {
-	syn *SyntaxError
-	err error // from ParseExtValue
-}
-
-// Error returns the message of the [*SyntaxError].
-func (e *starError) Error() string { return e.syn.Error() }
-
-// Unwrap returns the [*SyntaxError], and [ErrCharset] when it applies.
-func (e *starError) Unwrap() []error {
-	if errors.Is(e.err, ErrCharset) {
-		return []error{e.syn, ErrCharset}
+	var cause error
+	if errors.Is(err, ErrCharset) {
+		cause = ErrCharset
 	}
-	return []error{e.syn}
+	p.record(&SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped", err: cause})
 }
 
 // finish appends the Link of the link-value just parsed, with attributes
