@@ -39,6 +39,22 @@ var ErrSyntax = errors.New("weblink: syntax error")
 // it with errors.Is.
 var ErrCharset = errors.New("weblink: unsupported charset")
 
+// ResolveError reports a link target or anchor that net/url could not parse,
+// so that [Links.Resolve] left it as written (rule 23). [ParseResponse]
+// returns it.
+type ResolveError struct {
+	Ref string // the reference as written
+	Err error  // the error from url.Parse
+}
+
+// Error names the reference and why net/url rejected it.
+func (e *ResolveError) Error() string {
+	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the url.Parse error.
+func (e *ResolveError) Unwrap() error { return e.Err }
+
 // quoteForError quotes s for an error message, shortening long values so that
 // an error about hostile input stays small.
 func quoteForError(s string) string {
