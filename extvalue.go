@@ -163,19 +163,15 @@ func consumeField(s, rest string, class uint8, what string) (field, after string
 	return "", "", syntaxErrorAt(len(s)-len(rest)+i, "invalid "+describeByte(rest[i])+" in ext-value "+what)
 }
 
-// isMimeCharsetChar reports whether c is a mime-charsetc (RFC 8187
-// §3.2.1): an attr-char other than "." and "|", or one of "%", "{" and "}".
-func isMimeCharsetChar(c byte) bool { return charClass[c]&isCharsetc != 0 }
-
-// consumeLanguage consumes the optional language tag of an ext-value and the
-// apostrophe after it, returning the tag and the rest of s. rest is the
-// suffix of s that follows the charset's apostrophe.
 // validLanguage reports whether tag is a well-formed language tag (RFC 5646
 // §2.1) that ParseExtValue accepts: what String writes and Validate checks.
 func validLanguage(tag string) bool {
 	return tag != "" && len(tag) <= maxLanguage && allOf(tag, isLanguageChar) && wellFormedLanguage(tag)
 }
 
+// consumeLanguage consumes the optional language tag of an ext-value and the
+// apostrophe after it, returning the tag and the rest of s. rest is the
+// suffix of s that follows the charset's apostrophe.
 func consumeLanguage(s, rest string) (lang, after string, err error) {
 	lang, after, err = consumeField(s, rest, isTagChar, "language")
 	switch {
@@ -300,9 +296,11 @@ func octetAt(v string, i int) (octet byte, next int) {
 // decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
 // only US-ASCII octets when asciiOnly is set, in one pass and one
 // allocation: the octets go to a buffer on the stack, which becomes the
-// result when they fit in it and is copied to a strings.Builder a chunk at a
-// time when they do not. off is the offset of v in the ext-value, for
-// errors.
+// result when they fit in it and is copied to a strings.Builder, sized once,
+// a chunk at a time when they do not. The buffer does not save an
+// allocation (writing every octet to a sized builder would make one too):
+// it is faster, by about a quarter in the review of #12. off is the offset
+// of v in the ext-value, for errors.
 func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
 	var chunk [64]byte

@@ -59,9 +59,8 @@ func hasRel(rels []string, rel string) bool {
 	return false
 }
 
-// Param returns the value of the first extension parameter named name
-// (compared case-insensitively, without a trailing "*") and whether there is
-// one.
+// Param returns the first extension parameter named name (compared
+// case-insensitively, without a trailing "*") and whether there is one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
 		if ascii.EqualFold(p.Name, name) {

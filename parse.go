@@ -267,9 +267,9 @@ func quotedEnd(s string, i int) (end int, escaped, closed bool) {
 // rest are counted, so that hostile input cannot make a huge error.
 const maxErrors = 16
 
-// shortRun is how many bytes quotedEnd and valueEnd look at one by one
-// before they search the rest with strings.IndexByte, whose set-up costs
-// more than a short loop.
+// shortRun is how many bytes quotedEnd looks at one by one before it
+// searches the rest with strings.IndexByte, whose set-up costs more than a
+// short loop. valueEnd has its own, shortValue.
 const shortRun = 16
 
 // syntaxError records a problem at offset off.
