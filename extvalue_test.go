@@ -1,11 +1,11 @@
 package weblink
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -416,23 +416,19 @@ type conformanceCase struct {
 
 func readConformance(tb testing.TB) map[string]conformanceFile {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "extvalue", "*.json"))
-	if err != nil || len(paths) != 6 {
-		tb.Fatalf("testdata/extvalue: %d files, %v", len(paths), err)
+	found := readTestdata(tb, "extvalue/*.json")
+	if len(found) != 6 {
+		tb.Fatalf("testdata/extvalue: %d files, want 6", len(found))
 	}
 	files := make(map[string]conformanceFile)
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, file := range found {
 		var f conformanceFile
-		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec := json.NewDecoder(bytes.NewReader(file.data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			tb.Fatalf("%s: %v", path, err)
+			tb.Fatalf("%s: %v", file.name, err)
 		}
-		files[filepath.Base(path)] = f
+		files[path.Base(file.name)] = f
 	}
 	return files
 }
