@@ -21,15 +21,50 @@ import (
 // of the package documentation. Where the source expects something else, a
 // "reason" says which rule decides.
 
+// testdataFile is one file of testdata: its path relative to testdata, and
+// its contents.
+type testdataFile struct {
+	name string
+	data []byte
+}
+
+// readTestdata reads the files of testdata that match pattern, a
+// filepath.Match pattern relative to testdata ("conformance/link-*.json"),
+// in name order. It is the one loader of the test vectors: it fails the test
+// when no file matches, since a test with no vectors to run must not pass.
+func readTestdata(tb testing.TB, pattern string) []testdataFile {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", filepath.FromSlash(pattern)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(paths) == 0 {
+		tb.Fatalf("no file in testdata matches %s", pattern)
+	}
+	files := make([]testdataFile, len(paths))
+	for i, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rel, _ := filepath.Rel("testdata", path)
+		files[i] = testdataFile{name: filepath.ToSlash(rel), data: data}
+	}
+	return files
+}
+
+// readTestdataFile returns the contents of testdata/name.
+func readTestdataFile(tb testing.TB, name string) []byte {
+	tb.Helper()
+	return readTestdata(tb, name)[0].data
+}
+
 // loadCases reads the JSON array of cases in testdata/conformance/file and
 // the name of each. Every case must carry weblink's expectation, "want":
 // none is skipped.
 func loadCases[T any](t *testing.T, file string) (names []string, cases []T) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "conformance", file))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readTestdataFile(t, "conformance/"+file)
 	var heads []struct {
 		Name string          `json:"name"`
 		Want json.RawMessage `json:"want"`

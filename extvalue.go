@@ -69,10 +69,11 @@ func ParseExtValue(s string) (ExtValue, error) {
 	}
 	cs, ok := lookupCharset(name)
 	if !ok {
-		return ExtValue{}, &charsetError{&SyntaxError{
+		return ExtValue{}, &SyntaxError{
 			Offset: 0,
 			Msg:    "unsupported charset " + quoteForError(name) + " in ext-value",
-		}}
+			err:    ErrCharset,
+		}
 	}
 	value, err := decodeValueChars(s, rest, cs, name)
 	if err != nil {
@@ -128,14 +129,6 @@ func validUTF8At(s string, i int) (chunk string, next int) {
 	return s[i : i+size], i + size
 }
 
-// charsetError is the error for an ext-value whose charset is not decoded:
-// a *SyntaxError, for its offset, that also matches ErrCharset.
-type charsetError struct{ *SyntaxError }
-
-// Unwrap lets errors.Is and errors.As find both the [*SyntaxError] and
-// [ErrCharset].
-func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrCharset} }
-
 // consumeCharset consumes the charset of an ext-value and the apostrophe
 // after it (RFC 8187 §3.2.1: charset = "UTF-8" / mime-charset), returning
 // the charset and the rest of s.
@@ -170,19 +163,15 @@ func consumeField(s, rest string, class uint8, what string) (field, after string
 	return "", "", syntaxErrorAt(len(s)-len(rest)+i, "invalid "+describeByte(rest[i])+" in ext-value "+what)
 }
 
-// isMimeCharsetChar reports whether c is a mime-charsetc (RFC 8187
-// §3.2.1): an attr-char other than "." and "|", or one of "%", "{" and "}".
-func isMimeCharsetChar(c byte) bool { return charClass[c]&isCharsetc != 0 }
-
-// consumeLanguage consumes the optional language tag of an ext-value and the
-// apostrophe after it, returning the tag and the rest of s. rest is the
-// suffix of s that follows the charset's apostrophe.
 // validLanguage reports whether tag is a well-formed language tag (RFC 5646
 // §2.1) that ParseExtValue accepts: what String writes and Validate checks.
 func validLanguage(tag string) bool {
 	return tag != "" && len(tag) <= maxLanguage && allOf(tag, isLanguageChar) && wellFormedLanguage(tag)
 }
 
+// consumeLanguage consumes the optional language tag of an ext-value and the
+// apostrophe after it, returning the tag and the rest of s. rest is the
+// suffix of s that follows the charset's apostrophe.
 func consumeLanguage(s, rest string) (lang, after string, err error) {
 	lang, after, err = consumeField(s, rest, isTagChar, "language")
 	switch {
@@ -307,9 +296,11 @@ func octetAt(v string, i int) (octet byte, next int) {
 // decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
 // only US-ASCII octets when asciiOnly is set, in one pass and one
 // allocation: the octets go to a buffer on the stack, which becomes the
-// result when they fit in it and is copied to a strings.Builder a chunk at a
-// time when they do not. off is the offset of v in the ext-value, for
-// errors.
+// result when they fit in it and is copied to a strings.Builder, sized once,
+// a chunk at a time when they do not. The buffer does not save an
+// allocation (writing every octet to a sized builder would make one too):
+// it is faster, by about a quarter in the review of #12. off is the offset
+// of v in the ext-value, for errors.
 func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 	var b strings.Builder
 	var chunk [64]byte

@@ -137,33 +137,38 @@ func TestValidate(t *testing.T) {
 	}
 	bad := []struct {
 		l    Link
-		want []string // substrings, one per problem
+		want []string // the problems, in order, without the "weblink: invalid link: " of each
 	}{
-		{Link{Target: "a"}, []string{"rel is missing"}},
-		{Link{Target: "a", Rel: []string{""}}, []string{"rel is missing", `rel ""`}},
-		{Link{Target: "a", Rel: []string{"Next"}}, []string{`rel "Next"`}},
-		{Link{Target: "a", Rel: []string{"next page"}}, []string{`rel "next page"`}},
-		{Link{Target: "a", Rel: []string{"next"}, Rev: []string{"x y"}}, []string{`rev "x y"`}},
-		{Link{Target: "a", Rel: []string{"n\u00ebxt"}}, []string{"rel"}},
-		{Link{Target: "a b", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{"anchor"}},
-		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "/\ue000", Rel: []string{"x"}}, []string{"target"}},     // private use outside the query
-		{Link{Target: "/\ufffe", Rel: []string{"x"}}, []string{"target"}},     // not a character
-		{Link{Target: "/a\u202eb", Rel: []string{"x"}}, []string{"target"}},   // bidi override (RFC 3987 §4.1)
-		{Link{Target: "/\U000E0001", Rel: []string{"x"}}, []string{"target"}}, // a tag character, not ucschar
-		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US"`, `hreflang "1a"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html; a=\"\u00fc\""}, []string{"type"}},
-		{Link{Target: "a", Rel: []string{"OPENID2.LOCAL_ID"}}, []string{"rel"}},
-		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{"media"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{"title \"a\\r\\nb\" holds control characters"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{"UTF-8"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "t", TitleLang: "en_US"}, []string{"language"}},
+		{Link{Target: "a"}, []string{"rel is missing: a link needs at least one relation type (RFC 8288 §3.3)"}},
+		{Link{Target: "a", Rel: []string{""}}, []string{"rel is missing: a link needs at least one relation type (RFC 8288 §3.3)", `rel "" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"Next"}}, []string{`rel "Next" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"next page"}}, []string{`rel "next page" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"next"}, Rev: []string{"x y"}}, []string{`rev "x y" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"n\u00ebxt"}}, []string{`rel "nëxt" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a b", Rel: []string{"x"}}, []string{`target "a b" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},
+		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{`anchor "%zz" is not a URI-reference or IRI: byte 0 must be percent-encoded`}},
+		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{`target "http://[::1" is not a URI-reference: parse "http://[::1": missing ']' in host`}},
+		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{`target "a\xff" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},
+		{Link{Target: "/\ue000", Rel: []string{"x"}}, []string{`target "/\ue000" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},         // private use outside the query
+		{Link{Target: "/\ufffe", Rel: []string{"x"}}, []string{`target "/\ufffe" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},         // not a character
+		{Link{Target: "/a\u202eb", Rel: []string{"x"}}, []string{`target "/a\u202eb" is not a URI-reference or IRI: byte 2 must be percent-encoded`}},     // bidi override (RFC 3987 §4.1)
+		{Link{Target: "/\U000E0001", Rel: []string{"x"}}, []string{`target "/\U000e0001" is not a URI-reference or IRI: byte 1 must be percent-encoded`}}, // a tag character, not ucschar
+		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US" is not a well-formed language tag (RFC 5646)`, `hreflang "1a" is not a well-formed language tag (RFC 5646)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html; a=\"\u00fc\""}, []string{`type "text/html; a=\"ü\"" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"OPENID2.LOCAL_ID"}}, []string{`rel "OPENID2.LOCAL_ID" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{`media "scréen" holds non-ASCII or control characters`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{`title "a\r\nb" holds control characters`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{`title "a\xff" is not valid UTF-8`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "t", TitleLang: "en_US"}, []string{`title language "en_US" is not a well-formed language tag (RFC 5646)`}},
 		{Link{Target: "a", Rel: []string{"x"}, Params: []Param{{Name: "rel"}, {Name: "a b"}, {Name: "x*"}, {Name: "ok", Value: "\x00"}, {Name: "l", Lang: "1a"}}},
-			[]string{`param "rel"`, `param "a b"`, `param "x*"`, "param ok", "param l"}},
+			[]string{
+				`param "rel" is not a token without "*", or is an attribute Link has a field for`,
+				`param "a b" is not a token without "*", or is an attribute Link has a field for`,
+				`param "x*" is not a token without "*", or is an attribute Link has a field for`,
+				`param ok "\x00" holds control characters`,
+				`param l language "1a" is not a well-formed language tag (RFC 5646)`}},
 	}
 	for _, tt := range bad {
 		err := tt.l.Validate()
@@ -180,8 +185,8 @@ func TestValidate(t *testing.T) {
 			continue
 		}
 		for i, w := range tt.want {
-			if !strings.Contains(msgs[i], w) {
-				t.Errorf("problem %d = %q, want it to mention %q", i, msgs[i], w)
+			if w = "weblink: invalid link: " + w; msgs[i] != w {
+				t.Errorf("problem %d =\n%q, want\n%q", i, msgs[i], w)
 			}
 		}
 	}

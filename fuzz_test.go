@@ -2,8 +2,6 @@ package weblink
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -13,13 +11,10 @@ import (
 )
 
 // conformanceStrings returns every string stored under one of the given keys
-// anywhere in the JSON files matching pattern: the inputs of the conformance
-// vectors in testdata, used to seed the fuzz targets.
+// anywhere in the JSON files of testdata matching pattern (see
+// readTestdata): the inputs of the conformance vectors, used to seed the
+// fuzz targets.
 func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string {
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	want := make(map[string]bool)
 	for _, k := range keys {
 		want[k] = true
@@ -42,14 +37,10 @@ func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string 
 			}
 		}
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, f := range readTestdata(tb, pattern) {
 		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			tb.Fatalf("%s: %v", f, err)
+		if err := json.Unmarshal(f.data, &v); err != nil {
+			tb.Fatalf("%s: %v", f.name, err)
 		}
 		walk(v, "")
 	}
@@ -91,7 +82,7 @@ func FuzzParse(f *testing.F) {
 	for _, tt := range parseTests {
 		f.Add(tt.in)
 	}
-	for _, s := range conformanceStrings(f, "testdata/conformance/link-*.json", "header", "header_lines") {
+	for _, s := range conformanceStrings(f, "conformance/link-*.json", "header", "header_lines") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

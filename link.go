@@ -59,9 +59,8 @@ func hasRel(rels []string, rel string) bool {
 	return false
 }
 
-// Param returns the value of the first extension parameter named name
-// (compared case-insensitively, without a trailing "*") and whether there is
-// one.
+// Param returns the first extension parameter named name (compared
+// case-insensitively, without a trailing "*") and whether there is one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
 		if ascii.EqualFold(p.Name, name) {
@@ -126,19 +125,3 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 	}
 	return out, errors.Join(errs...)
 }
-
-// ResolveError reports a link target or anchor that net/url could not parse,
-// so that [Links.Resolve] left it as written (rule 23). [ParseResponse]
-// returns it.
-type ResolveError struct {
-	Ref string // the reference as written
-	Err error  // the error from url.Parse
-}
-
-// Error names the reference and why net/url rejected it.
-func (e *ResolveError) Error() string {
-	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
-}
-
-// Unwrap returns the url.Parse error.
-func (e *ResolveError) Unwrap() error { return e.Err }

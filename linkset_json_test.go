@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -273,12 +272,8 @@ func TestUnmarshalJSONNull(t *testing.T) {
 // and UnmarshalJSON reads back as the same links, regrouped by context and
 // relation type (jsonEquivalent); a second round changes nothing.
 func FuzzLinksetJSON(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "linkset", "*.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		f.Add(readLinksetFile(f, filepath.Base(file)))
+	for _, file := range readTestdata(f, "linkset/*.json") {
+		f.Add(file.data)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		var ls Links

@@ -267,9 +267,9 @@ func quotedEnd(s string, i int) (end int, escaped, closed bool) {
 // rest are counted, so that hostile input cannot make a huge error.
 const maxErrors = 16
 
-// shortRun is how many bytes quotedEnd and valueEnd look at one by one
-// before they search the rest with strings.IndexByte, whose set-up costs
-// more than a short loop.
+// shortRun is how many bytes quotedEnd looks at one by one before it
+// searches the rest with strings.IndexByte, whose set-up costs more than a
+// short loop. valueEnd has its own, shortValue.
 const shortRun = 16
 
 // syntaxError records a problem at offset off.
@@ -558,36 +558,20 @@ func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
 
 // extError records a star parameter whose value, starting at offset off,
 // did not decode as an ext-value. The offset reported is that of the
-// problem within the value (exact unless a quoted value held escapes).
+// problem within the value (exact unless a quoted value held escapes). The
+// error matches ErrCharset when the charset was the problem, so that
+// errors.Is(err, ErrCharset) works through Parse; the ext-value's own
+// *SyntaxError, whose offset is within the value, is not kept.
 func (p *parser) extError(off int, name string, err error) {
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		off += se.Offset
 	}
-	p.record(&starError{
-		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
-		err: err,
-	})
-}
-
-// starError is a *SyntaxError about a star parameter that also matches
-// ErrCharset when the ext-value's charset was the problem, so that
-// errors.Is(err, ErrCharset) works through Parse. The ext-value's own
-// *SyntaxError, whose offset is within the value, is not exposed.
-type starError struct {
-	syn *SyntaxError
-	err error // from ParseExtValue
-}
-
-// Error returns the message of the [*SyntaxError].
-func (e *starError) Error() string { return e.syn.Error() }
-
-// Unwrap returns the [*SyntaxError], and [ErrCharset] when it applies.
-func (e *starError) Unwrap() []error {
-	if errors.Is(e.err, ErrCharset) {
-		return []error{e.syn, ErrCharset}
+	var cause error
+	if errors.Is(err, ErrCharset) {
+		cause = ErrCharset
 	}
-	return []error{e.syn}
+	p.record(&SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped", err: cause})
 }
 
 // finish appends the Link of the link-value just parsed, with attributes

@@ -242,6 +242,16 @@ func TestParseCharsetErrorIs(t *testing.T) {
 	if !errors.Is(err, ErrCharset) {
 		t.Errorf("Parse error %v does not match ErrCharset", err)
 	}
+	// The *SyntaxError is Parse's, at the offset of the value in the field,
+	// and its cause is ErrCharset.
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != 12 || se.Unwrap() != ErrCharset {
+		t.Errorf("Parse error %v: want a *SyntaxError at offset 12 unwrapping to ErrCharset, got %#v", err, se)
+	}
+	// Other ext-value problems do not match ErrCharset.
+	if _, err := Parse(`<a>; title*=UTF-8''%ZZ`); err == nil || errors.Is(err, ErrCharset) {
+		t.Errorf("Parse of a bad escape: error %v, want one that does not match ErrCharset", err)
+	}
 }
 
 func TestParseErrorMessage(t *testing.T) {

@@ -11,12 +11,12 @@ import (
 	"strings"
 )
 
-// ErrHeadersWritten is returned by EarlyHints when the final response head
+// ErrHeadersWritten is returned by [EarlyHints] when the final response head
 // has already been written, so a 103 (Early Hints) response can no longer be
 // sent: RFC 8297 §2 and RFC 9110 §15.2 allow interim responses only before
-// the final one. Call EarlyHints before the handler writes a status, writes
-// body bytes or flushes.
-var ErrHeadersWritten = errors.New("weblink: cannot send 103 Early Hints: the final response head was already written; call EarlyHints before WriteHeader, Write or Flush")
+// the final one. Call EarlyHints before the handler calls WriteHeader, Write
+// or Flush.
+var ErrHeadersWritten = errors.New("weblink: response head already written")
 
 // Middleware returns net/http middleware (the func(http.Handler) http.Handler
 // shape that chi, alice and the standard library use) adding links to every
