@@ -139,3 +139,27 @@ func (e *ResolveError) Error() string {
 
 // Unwrap returns the url.Parse error.
 func (e *ResolveError) Unwrap() error { return e.Err }
+
+// AllRel returns every link that has the relation type rel, compared
+// case-insensitively (RFC 8288 §2.1.1), in the order they were written, or
+// nil when there is none: all the alternate chains of an ACME certificate
+// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page. The
+// links are copies; ls is not modified.
+func (ls Links) AllRel(rel string) Links {
+	n := 0
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make(Links, 0, n)
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			out = append(out, ls[i])
+		}
+	}
+	return out
+}
