@@ -134,6 +134,7 @@ func TestStatusErrorMessage(t *testing.T) {
 	}
 }
 func TestPagesDrainBoundedInTime(t *testing.T) {
+	t.Parallel()
 	// Page 1 promises a long body and trickles it, one byte every 50 ms,
 	// while the loop body reads none of it; the next page must follow
 	// within a couple of seconds, not when the body is done (20 s).

@@ -82,7 +82,7 @@ func (p *pager) waitReset(prev *http.Response, n int, to string) error {
 		return nil
 	}
 	if err := p.admit(wait); err != nil {
-		return fmt.Errorf("page %d, %s, not requested: %w", n, to, err)
+		return fmt.Errorf("weblink: page %d of %s not requested: %w", n, to, err)
 	}
 	if err := p.sleep(wait); err != nil {
 		return fmt.Errorf("weblink: page %d of %s not requested: waiting %v for the rate limit to reset: %w", n, to, wait, err)
