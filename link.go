@@ -125,3 +125,27 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 	}
 	return out, errors.Join(errs...)
 }
+
+// AllRel returns every link that has the relation type rel, compared
+// case-insensitively (RFC 8288 §2.1.1), in the order they were written, or
+// nil when there is none: all the alternate chains of an ACME certificate
+// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page. The
+// links are copies; ls is not modified.
+func (ls Links) AllRel(rel string) Links {
+	n := 0
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make(Links, 0, n)
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			out = append(out, ls[i])
+		}
+	}
+	return out
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/weblinking/weblink/internal/ascii"
 )
@@ -77,14 +78,16 @@ func (e *StatusError) Error() string {
 // finds every *StatusError.
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
-// PageOption configures Pages. Create one with MaxPages, AllowCrossOrigin
-// or BeforeNext.
+// PageOption configures Pages and Items. Create one with MaxPages,
+// AllowCrossOrigin, BeforeNext or WaitRateLimits.
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
 	maxPages    int // < 1: no limit
 	crossOrigin bool
 	beforeNext  func(prev *http.Response, next *http.Request) error
+	maxWait     time.Duration    // WaitRateLimits; <= 0: rate limits are not waited out
+	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
 }
 
 // MaxPages makes Pages stop after n pages: when the n-th page has a next
@@ -92,13 +95,13 @@ type pageConfig struct {
 // requesting page n+1. A last page that has no next link ends the iteration
 // without error even when it is the n-th. An n below 1 means no limit, the
 // same as not giving MaxPages, so that a zero value from a configuration
-// disables the limit.
+// disables the limit. A page requested again by WaitRateLimits counts once.
 func MaxPages(n int) PageOption {
 	return func(c *pageConfig) { c.maxPages = n }
 }
 
 // AllowCrossOrigin lets Pages follow next links to an origin (scheme, host
-// and port) other than the one of the first request. Credentials are never
+// and port) other than the one of the first page. Credentials are never
 // sent there: see Pages.
 func AllowCrossOrigin() PageOption {
 	return func(c *pageConfig) { c.crossOrigin = true }
@@ -110,8 +113,11 @@ func AllowCrossOrigin() PageOption {
 // rate-limit headers of prev, honouring next.Context()), modify next (sign
 // it, add headers) or refuse it by returning an error, which ends the
 // iteration wrapped (errors.Is finds it). It is not called for the first
-// request. Pages checks the link before calling it and does not check next
-// again afterwards: changes made here are the caller's responsibility.
+// request, and it is called once per page: a request that WaitRateLimits
+// sends again is sent as BeforeNext left it. Pages checks the link before
+// calling it, and waits for a rate limit that prev says is spent before it
+// too; it does not check next again afterwards: changes made here are the
+// caller's responsibility.
 func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOption {
 	return func(c *pageConfig) { c.beforeNext = f }
 }
@@ -119,6 +125,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // Pages fetches req, then follows each response's rel="next" link until there is none.
 // It yields every response in order; the response body is closed when the loop body
 // returns, so read it inside the loop. The first error ends the iteration.
+// Items does the same and yields the decoded items of each page instead.
 //
 // A typical loop:
 //
@@ -137,42 +144,56 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // still has a usable next link, Pages follows it; when it has none, Pages
 // reports ErrNextLink instead of ending as if this were the last page.
 //
-// Each next request is a clone of req with the caller's ctx, the next URL,
-// req's header (except credentials, below) and no body; req.Host, if set, is
-// kept only for next URLs with the same host and port as req.URL. req itself
-// is not modified, and each range over the sequence starts again from req. req must
-// be a GET or HEAD request with an http or https URL, else the only thing
-// yielded is an error wrapping ErrPageMethod or ErrPageScheme, before any
-// request is sent. The next page is requested only when the loop body for
-// the current page returns (there is no prefetching); at that moment the
-// current body is closed, after reading and discarding up to 64 KiB of what
-// is left so that the connection can be reused. If the loop body breaks (or
-// panics), the body is closed and nothing more is requested. Pages starts no
-// goroutines.
+// Each next request is a clone of req with the iteration's context (below),
+// the next URL, req's header (except credentials, below) and no body;
+// req.Host, if set, is kept only for next URLs with the same host and port
+// as req.URL. req itself is not modified, and each range over the sequence
+// starts again from req. req must be a GET or HEAD request with an http or
+// https URL, else the only thing yielded is an error wrapping ErrPageMethod
+// or ErrPageScheme, before any request is sent. The next page is requested
+// only when the loop body for the current page returns (there is no
+// prefetching); at that moment the current body is closed, after reading
+// and discarding up to 2 KiB of what is left (as net/http does for a
+// redirect), for at most one second, so that the connection can be reused
+// without a slow server holding up the next page. If the loop body breaks
+// (or panics), the body is closed and nothing more is requested.
+//
+// Both ctx and req.Context() count: the iteration stops when either is done,
+// whichever is first, with an error matching that context's error
+// (errors.Is(err, context.Canceled) or context.DeadlineExceeded); a req
+// whose context is already done yields that one error and sends nothing.
+// Pages starts no goroutine of its own, and none outlives an iteration
+// (net/http runs its transport's as usual).
 //
 // The origin of a URL is its scheme, host (compared case-insensitively) and
 // port, where an absent port is the scheme's default: https://a and
-// https://a:443 are the same origin. Next links to an origin other than
-// req's end the iteration with ErrCrossOrigin unless AllowCrossOrigin is
-// given. Whatever the options, the Authorization, Cookie and
-// Proxy-Authorization headers of req are sent only to req's origin: next
-// links are data chosen by the server, so this is stricter than the rule
-// net/http applies to redirects (host name only), and it holds for the
-// redirects of every page request too. Otherwise redirects are followed by
-// client as usual, under client.CheckRedirect; cookies from client.Jar
-// follow the jar's rules.
+// https://a:443 are the same origin. Pages follows next links on the origin
+// of the first page's final URL, after redirects, so that an http to https
+// upgrade or a redirect to a canonical host does not stop paging; later
+// redirects do not move it, and next links back to req's origin are
+// followed too. Next links to any other origin end the iteration with
+// ErrCrossOrigin unless AllowCrossOrigin is given. Whatever the options, the
+// Authorization, Cookie and Proxy-Authorization headers of req are sent only
+// to req's origin and to its https upgrade (the same host, http to https,
+// both on their default ports): next links and redirects are data chosen by
+// the server, so this is stricter than the rule net/http applies to
+// redirects (host name only), and it holds for the redirects of every page
+// request too. Otherwise redirects are followed by client as usual, under
+// client.CheckRedirect; cookies from client.Jar follow the jar's rules.
 //
 // These end the iteration with an error, yielded as (nil, err) after the
 // page that carried the link has been yielded normally: a next URL that is
 // not http or https (ErrPageScheme), leads to another origin (ErrCrossOrigin),
 // was already fetched in this iteration, compared without fragment
 // (ErrPageLoop), or is beyond MaxPages (ErrMaxPages); a malformed Link header
-// with no usable next link (ErrNextLink); an error from BeforeNext; ctx
-// cancelled before or while a request is sent (errors.Is(err,
-// context.Canceled) or context.DeadlineExceeded); and any other error from
-// client.Do. A response whose status is not 2xx is yielded together with a
-// *StatusError (matching ErrStatus), and nothing more is requested; its body
-// is readable in the loop body, and closed after it as usual.
+// with no usable next link (ErrNextLink); an error from BeforeNext; a
+// context done before or while a request is sent, or during a wait of
+// WaitRateLimits; a rate limit that WaitRateLimits will not wait for
+// (ErrRateLimited); and any other error from client.Do. A response whose
+// status is not 2xx is yielded together with a *StatusError (matching
+// ErrStatus), and nothing more is requested; its body is readable in the
+// loop body, and closed after it as usual. With WaitRateLimits, a page
+// refused by a rate limit is requested again first (see WaitRateLimits).
 func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...PageOption) iter.Seq2[*http.Response, error] {
 	var cfg pageConfig
 	for _, opt := range opts {
@@ -182,22 +203,22 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{ctx: ctx, req: req, cfg: cfg}
+		p := pager{req: req, cfg: cfg}
 		p.client = p.guardRedirects(client)
-		p.run(yield)
+		p.run(ctx, yield)
 	}
 }
 
 // guardRedirects returns a copy of client whose redirects never carry the
-// credentials of req to another origin: net/http keeps them for any port
-// and scheme of the same host name, which is not the origin (see Pages).
-// The client's own CheckRedirect, or net/http's limit of 10 redirects, still
-// applies.
+// credentials of req anywhere but to req's origin and its https upgrade:
+// net/http keeps them for any port and scheme of the same host name, and for
+// its subdomains, which is not the origin (see Pages). The client's own
+// CheckRedirect, or net/http's limit of 10 redirects, still applies.
 func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	c := *client
 	check := client.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if originOf(req.URL) != p.origin {
+		if !p.credentialsTo(originOf(req.URL)) {
 			deleteCredentials(req.Header)
 		}
 		if check != nil {
@@ -220,44 +241,37 @@ func deleteCredentials(h http.Header) {
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {
-	ctx     context.Context
-	client  *http.Client
-	req     *http.Request
-	cfg     pageConfig
-	origin  origin
-	visited map[string]bool // URLs requested or reached, as visitKey
+	ctx       context.Context // done when the caller's ctx or req.Context() is
+	outer     context.Context // the caller's ctx
+	client    *http.Client
+	req       *http.Request
+	cfg       pageConfig
+	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
+	origin    origin          // of the first page's final URL: where next links may lead
+	visited   map[string]bool // URLs requested or reached, as visitKey
+	waited    time.Duration   // the rate-limit waits of this iteration so far
 }
 
-func (p *pager) run(yield func(*http.Response, error) bool) {
-	next, err := p.first()
-	if err != nil {
+func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
+	if err := p.check(ctx); err != nil {
 		yield(nil, err)
 		return
 	}
+	var stop func()
+	p.outer = ctx
+	p.ctx, stop = joinContexts(ctx, p.req.Context())
+	defer stop()
+	next := p.req.Clone(p.ctx)
 	for n := 1; next != nil; n++ {
-		if err := p.ctx.Err(); err != nil {
-			yield(nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(next.URL), err))
+		resp, release, err := p.fetch(next, n)
+		if resp == nil {
+			yield(nil, err)
 			return
 		}
-		p.visited[visitKey(next.URL)] = true
-		resp, err := p.client.Do(next)
-		if err != nil {
-			yield(nil, fmt.Errorf("weblink: page %d: %w", n, err))
-			return
+		if n == 1 {
+			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if resp.Request == nil {
-			resp.Request = next // a RoundTripper other than net/http's may leave it nil
-		}
-		p.visited[visitKey(resp.Request.URL)] = true
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			yieldPage(yield, resp, &StatusError{
-				StatusCode: resp.StatusCode,
-				Status:     resp.Status,
-				URL:        redacted(resp.Request.URL),
-			})
-			return
-		}
-		if !yieldPage(yield, resp, nil) {
+		if !yieldPage(yield, resp, err, release) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -267,37 +281,156 @@ func (p *pager) run(yield func(*http.Response, error) bool) {
 	}
 }
 
-// first checks req and returns the first request to send.
-func (p *pager) first() (*http.Request, error) {
+// check checks ctx and req before anything is sent.
+func (p *pager) check(ctx context.Context) error {
 	req := p.req
-	if p.ctx == nil {
-		return nil, errors.New("weblink: Pages needs a non-nil context; use context.Background() if there is none")
+	if ctx == nil {
+		return errors.New("weblink: Pages needs a non-nil context; use context.Background() if there is none")
 	}
 	if req == nil || req.URL == nil {
-		return nil, errors.New("weblink: Pages needs a request with a URL; create it with http.NewRequestWithContext")
+		return errors.New("weblink: Pages needs a request with a URL; create it with http.NewRequestWithContext")
 	}
 	if req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead {
-		return nil, fmt.Errorf("%w: %s %s not sent; page with GET or HEAD, or send the request yourself", ErrPageMethod, req.Method, showURL(req.URL))
+		return fmt.Errorf("%w: %s %s not sent; page with GET or HEAD, or send the request yourself", ErrPageMethod, req.Method, showURL(req.URL))
 	}
 	if !isHTTP(req.URL) {
-		return nil, fmt.Errorf("%w: %s not requested; Pages sends only http and https requests", ErrPageScheme, showURL(req.URL))
+		return fmt.Errorf("%w: %s not requested; Pages sends only http and https requests", ErrPageScheme, showURL(req.URL))
 	}
-	p.origin = originOf(req.URL)
+	p.reqOrigin = originOf(req.URL)
+	p.origin = p.reqOrigin
 	p.visited = make(map[string]bool)
-	return req.Clone(p.ctx), nil
+	return nil
 }
 
-// yieldPage yields resp with err and then closes its body, also when the
-// loop body panics. It reports whether the loop goes on.
-func yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more bool) {
-	defer func() {
-		if more {
-			// Let the transport reuse the connection for the next page.
-			_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
+// joinContexts returns a context that is done when a or b is, and the
+// function that releases it. When b is done first, the context's cause is
+// b's error.
+func joinContexts(a, b context.Context) (context.Context, func()) {
+	if b == a || b.Done() == nil {
+		return a, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(a)
+	stop := context.AfterFunc(b, func() { cancel(b.Err()) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// ctxErr returns the error of the caller's ctx or of req.Context(),
+// whichever is done, or nil.
+func (p *pager) ctxErr() error {
+	if err := p.outer.Err(); err != nil {
+		return err
+	}
+	return p.req.Context().Err()
+}
+
+// fetch sends req, the n-th page, and sends it again for as long as
+// WaitRateLimits says so. It returns the response with the function that
+// releases it and, for a status that is not 2xx, the error to yield with
+// it; or a nil response and the error.
+func (p *pager) fetch(req *http.Request, n int) (*http.Response, context.CancelFunc, error) {
+	p.visited[visitKey(req.URL)] = true
+	for try := 0; ; try++ {
+		if err := p.ctxErr(); err != nil {
+			return nil, nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
 		}
-		resp.Body.Close()
+		// A context of its own, so that draining the body can be cut short.
+		ctx, cancel := context.WithCancel(p.ctx)
+		resp, err := p.client.Do(req.WithContext(ctx))
+		if err != nil {
+			cancel()
+			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
+				err = fmt.Errorf("%w: %w", cerr, err)
+			}
+			return nil, nil, fmt.Errorf("weblink: page %d: %w", n, err)
+		}
+		if resp.Request == nil {
+			resp.Request = req // a RoundTripper other than net/http's may leave it nil
+		}
+		p.visited[visitKey(resp.Request.URL)] = true
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			return resp, cancel, nil
+		}
+		serr := &StatusError{
+			StatusCode: resp.StatusCode,
+			Status:     resp.Status,
+			URL:        redacted(resp.Request.URL),
+		}
+		wait, err := p.retryWait(resp, try, serr)
+		if wait < 0 || err != nil {
+			if err == nil {
+				err = serr
+			}
+			return resp, cancel, err
+		}
+		again, ok := rewind(req)
+		if !ok {
+			return resp, cancel, serr
+		}
+		release(resp, cancel, true)
+		if err := p.sleep(wait); err != nil {
+			return nil, nil, fmt.Errorf("weblink: page %d of %s not requested again: waiting %v for its rate limit: %w", n, showURL(req.URL), wait, err)
+		}
+		req = again
+	}
+}
+
+// rewind returns req ready to be sent again, with a new body from GetBody
+// if it has a body, and whether it can be.
+func rewind(req *http.Request) (*http.Request, bool) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, true
+	}
+	if req.GetBody == nil {
+		return nil, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, false
+	}
+	again := *req
+	again.Body = body
+	return &again, true
+}
+
+// The bounds of the drain of a body that the loop body left unread: as much
+// as net/http's own drain of a redirect's body, and not for longer than a
+// second, which a server trickling bytes would otherwise stretch to hours.
+const (
+	drainBytes = 2 << 10
+	drainTime  = time.Second
+)
+
+// release closes resp's body and cancels its request's context. With drain
+// set it first reads what is left of the body, up to drainBytes for up to
+// drainTime, so that the transport can reuse the connection.
+func release(resp *http.Response, cancel context.CancelFunc, drain bool) {
+	if drain {
+		timer := time.AfterFunc(drainTime, cancel) // ends a read that takes longer
+		_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
+		timer.Stop()
+	}
+	resp.Body.Close()
+	cancel()
+}
+
+// yieldPage yields resp with err and then releases it, also when the
+// loop body panics. It reports whether the loop goes on.
+func yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error, cancel context.CancelFunc) (more bool) {
+	defer func() {
+		release(resp, cancel, more) // drained when the connection may serve the next page
 	}()
 	return yield(resp, err)
+}
+
+// credentialsTo reports whether req's credentials may be sent to o: req's
+// origin, or its https upgrade (the same host, from http on port 80 to
+// https on port 443).
+func (p *pager) credentialsTo(o origin) bool {
+	r := p.reqOrigin
+	return o == r || r.scheme == "http" && r.port == "80" && o == origin{scheme: "https", host: r.host, port: "443"}
 }
 
 // nextRequest returns the request for the page after prev, the n-th page,
@@ -313,7 +446,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	switch {
 	case !isHTTP(u):
 		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from, to)
-	case o != p.origin && !p.cfg.crossOrigin:
+	case o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin:
 		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from, to, p.origin)
 	case p.visited[visitKey(u)]:
 		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrPageLoop, from, to)
@@ -326,8 +459,11 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 		next.Host = "" // the host of u, not an override meant for req's URL
 	}
 	next.Body, next.GetBody, next.ContentLength = nil, nil, 0
-	if o != p.origin {
+	if !p.credentialsTo(o) {
 		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
+	}
+	if err := p.waitReset(prev, n+1, to); err != nil {
+		return nil, err
 	}
 	if f := p.cfg.beforeNext; f != nil {
 		if err := f(prev, next); err != nil {

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -129,5 +131,59 @@ func TestStatusErrorMessage(t *testing.T) {
 				t.Errorf("message of %d bytes", len(msg))
 			}
 		})
+	}
+}
+func TestPagesDrainBoundedInTime(t *testing.T) {
+	t.Parallel()
+	// Page 1 promises a long body and trickles it, one byte every 50 ms,
+	// while the loop body reads none of it; the next page must follow
+	// within a couple of seconds, not when the body is done (20 s).
+	const bodyLen = 400
+	trickling := make(chan struct{})
+	a := newAPI(t, 2, nextOnly(2), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") != "1" {
+				items.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Link", `</items?page=2>; rel="next"`)
+			w.Header().Set("Content-Length", fmt.Sprint(bodyLen))
+			w.WriteHeader(http.StatusOK)
+			close(trickling)
+			for range bodyLen {
+				if _, err := w.Write([]byte{'x'}); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		})
+	})
+	client, _ := newClient(t)
+	var left time.Time
+	var delay time.Duration
+	n := 0
+	for _, err := range weblink.Pages(context.Background(), client, getItems(t, a.URL)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if n == 1 {
+			<-trickling
+			left = time.Now()
+		} else {
+			delay = time.Since(left)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d pages, want 2", n)
+	}
+	t.Logf("page 2 followed page 1's loop body after %v", delay.Round(time.Millisecond))
+	if delay > 3*time.Second {
+		t.Errorf("page 2 waited %v for page 1's unread body", delay)
 	}
 }
