@@ -17,8 +17,9 @@ import (
 // The conformance drivers run the test vectors that other projects published
 // for Link header parsing and RFC 3986 reference resolution. Each file in
 // testdata/conformance keeps the source's cases (with their provenance) and
-// adds a "want" object: the result weblink must give under DESIGN.md. Where
-// the source expects something else, a "reason" says which rule decides.
+// adds a "want" object: the result weblink must give by the numbered rules
+// of the package documentation. Where the source expects something else, a
+// "reason" says which rule decides.
 
 // loadCases reads the JSON array of cases in testdata/conformance/file and
 // the name of each. Every case must carry weblink's expectation, "want":
@@ -219,7 +220,7 @@ func countSyntaxErrors(err error) int {
 
 // linkCase is a Link header vector. The source's own expectation stays in
 // the case as written ("expect", "expect_format", ...); the driver reads
-// "want", weblink's expectation under DESIGN.md.
+// "want", weblink's expectation under the rules of the package documentation.
 type linkCase struct {
 	Header      *string  `json:"header"`
 	HeaderLines []string `json:"header_lines"`

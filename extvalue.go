@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/weblinking/weblink/internal/ascii"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/language"
 )
@@ -33,7 +34,7 @@ type ExtValue struct {
 // agree with US-ASCII on octets 0x00-0x7F: ISO-8859-2 to ISO-8859-16,
 // windows-874 and windows-1250 to windows-1258, KOI8-R, KOI8-U, macintosh and
 // the IBM PC code pages 437, 850, 852, 855, 858, 860, 862, 863, 865 and 866.
-// For any other charset it returns an error that matches ErrCharset with
+// For any other charset it returns an error that matches [ErrCharset] with
 // errors.Is; it never guesses.
 //
 // An octet that the charset does not define is an error rather than U+FFFD:
@@ -50,7 +51,7 @@ type ExtValue struct {
 //
 // A "+" is a literal plus sign, and percent-escapes may use either case of
 // hex digit. A quoted-string is not an ext-value (RFC 8187 §3.2.2), so s
-// must not be quoted. Every other problem is a *SyntaxError whose Offset is
+// must not be quoted. Every other problem is a [*SyntaxError] whose Offset is
 // the byte in s where it was found.
 //
 // When s holds no percent-escape, Value is a substring of s and
@@ -86,7 +87,7 @@ func ParseExtValue(s string) (ExtValue, error) {
 // attr-char written as an upper-case %HH escape. Invalid UTF-8 in v.Value is
 // replaced by U+FFFD first, so that the result always decodes. A v.Lang that
 // is not a well-formed language tag is left out, so the result is always an
-// ext-value, printable ASCII, that ParseExtValue accepts.
+// ext-value, printable ASCII, that [ParseExtValue] accepts.
 func (v ExtValue) String() string {
 	var buf [128]byte
 	return string(v.appendTo(buf[:0]))
@@ -131,8 +132,8 @@ func validUTF8At(s string, i int) (chunk string, next int) {
 // a *SyntaxError, for its offset, that also matches ErrCharset.
 type charsetError struct{ *SyntaxError }
 
-// Unwrap lets errors.Is and errors.As find both the *SyntaxError and
-// ErrCharset.
+// Unwrap lets errors.Is and errors.As find both the [*SyntaxError] and
+// [ErrCharset].
 func (e *charsetError) Unwrap() []error { return []error{e.SyntaxError, ErrCharset} }
 
 // consumeCharset consumes the charset of an ext-value and the apostrophe
@@ -441,7 +442,7 @@ const maxCharsetName = 24
 // lookupCharset returns the charset named name, compared
 // case-insensitively, without allocating.
 func lookupCharset(name string) (charset, bool) {
-	if name == "UTF-8" || strings.EqualFold(name, "UTF-8") {
+	if name == "UTF-8" || ascii.EqualFold(name, "UTF-8") {
 		return charset{}, true
 	}
 	var buf [maxCharsetName]byte
@@ -449,11 +450,7 @@ func lookupCharset(name string) (charset, bool) {
 		return charset{}, false
 	}
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if charClass[c]&isUpper != 0 {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
+		buf[i] = ascii.ToLower(name[i])
 	}
 	cs, ok := charsets[string(buf[:len(name)])]
 	return cs, ok

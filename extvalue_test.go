@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/weblinking/weblink/internal/ascii"
 	"golang.org/x/text/language"
 )
 
@@ -209,7 +210,7 @@ func TestCharsetTable(t *testing.T) {
 	longest := 0
 	for name, cs := range charsets {
 		longest = max(longest, len(name))
-		if lower(name) != name || !allOf(name, isMimeCharsetChar) {
+		if ascii.Lower(name) != name || !allOf(name, isMimeCharsetChar) {
 			t.Errorf("charset name %q is not a lower-case mime-charset", name)
 		}
 		for _, written := range []string{name, strings.ToUpper(name)} {

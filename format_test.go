@@ -8,55 +8,57 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// formatTests has a case for every rule of DESIGN.md §4.
+// formatTests has a case for every formatting rule of the package
+// documentation (rules 16 to 20), named after it.
 var formatTests = []struct {
 	name string
 	in   Link
 	want string
 }{
-	{"order and quoting",
+	{"rule19/order and quoting",
 		Link{Target: "https://x/?a=1", Rel: []string{"next", "last"}, Anchor: "#ctx", Rev: []string{"made"},
 			Hreflang: []string{"en", "de-CH"}, Media: "screen", Title: "Next page", Type: "text/html",
 			Params: []Param{{Name: "as", Value: "font"}, {Name: "crossorigin"}}},
 		`<https://x/?a=1>; rel="next last"; anchor="#ctx"; rev="made"; hreflang=en; hreflang=de-CH; media=screen; title="Next page"; type="text/html"; as=font; crossorigin`},
-	{"zero link", Link{}, `<>`},
-	{"tokens where possible, quoted otherwise",
+	{"rule19/zero link", Link{}, `<>`},
+	{"rule18/tokens where possible, quoted otherwise",
 		Link{Target: "a", Media: "screen, print", Params: []Param{{Name: "x", Value: `say "hi" \o/`}, {Name: "y", Value: "a b"}}},
 		`<a>; media="screen, print"; x="say \"hi\" \\o/"; y="a b"`},
-	{"IRI to URI", Link{Target: "http://ex.com/ümlaut?q=é", Anchor: "/ä"},
+	{"rule17/IRI to URI", Link{Target: "http://ex.com/ümlaut?q=é", Anchor: "/ä"},
 		`<http://ex.com/%C3%BCmlaut?q=%C3%A9>; anchor="/%C3%A4"`},
-	{"characters not allowed in a URI", Link{Target: "a b<c>\"d\r\nSet-Cookie: x=1", Anchor: "x\"y"},
+	{"rule17/characters not allowed in a URI", Link{Target: "a b<c>\"d\r\nSet-Cookie: x=1", Anchor: "x\"y"},
 		`<a%20b%3Cc%3E%22d%0D%0ASet-Cookie:%20x=1>; anchor="x%22y"`},
-	{"percent escapes kept, stray percent encoded", Link{Target: "a%20b%zz%"}, `<a%20b%25zz%25>`},
-	{"title* for non-ASCII", Link{Target: "a", Title: "nächstes Kapitel"},
+	{"rule17/percent escapes kept, stray percent encoded", Link{Target: "a%20b%zz%"}, `<a%20b%25zz%25>`},
+	{"rule18/title* for non-ASCII", Link{Target: "a", Title: "nächstes Kapitel"},
 		`<a>; title*=UTF-8''n%C3%A4chstes%20Kapitel`},
-	{"title* for a language", Link{Target: "a", Title: "Chapter", TitleLang: "en"},
+	{"rule18/title* for a language", Link{Target: "a", Title: "Chapter", TitleLang: "en"},
 		`<a>; title*=UTF-8'en'Chapter`},
-	{"title* for control characters", Link{Target: "a", Title: "x\r\nLink: <evil>"},
+	{"rule16/title* for control characters", Link{Target: "a", Title: "x\r\nLink: <evil>"},
 		`<a>; title*=UTF-8''x%0D%0ALink%3A%20%3Cevil%3E`},
-	{"invalid UTF-8 title becomes U+FFFD", Link{Target: "a", Title: "a\xffb"},
+	{"rule20/invalid UTF-8 title becomes U+FFFD", Link{Target: "a", Title: "a\xffb"},
 		`<a>; title*=UTF-8''a%EF%BF%BDb`},
-	{"malformed title language left out", Link{Target: "a", Title: "x", TitleLang: "not a tag!"},
+	{"rule20/malformed title language left out", Link{Target: "a", Title: "x", TitleLang: "not a tag!"},
 		`<a>; title="x"`},
-	{"param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
+	{"rule18/param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
 		`<a>; label*=UTF-8''%E6%97%A5%E6%9C%AC; note*=UTF-8'en'hi`},
-	{"one star value puts every value of the name in star form",
+	{"rule20/one star value puts every value of the name in star form",
 		Link{Target: "a", Params: []Param{{Name: "foo"}, {Name: "bar", Value: "x"}, {Name: "Foo", Value: "\x00"}}},
 		`<a>; foo*=UTF-8''; bar=x; foo*=UTF-8''%00`},
-	{"bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
+	{"rule18/bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
 		`<a>; crossorigin; nopush`},
-	{"unsafe param names omitted", Link{Target: "a", Params: []Param{
+	{"rule20/unsafe param names omitted", Link{Target: "a", Params: []Param{
 		{Name: "rel", Value: "evil"}, {Name: "Title", Value: "x"}, {Name: "a b", Value: "1"}, {Name: "x\r\ny", Value: "1"},
 		{Name: "", Value: "1"}, {Name: "foo*", Value: "1"}, {Name: "ok", Value: "1"}, {Name: "UP", Value: "2"}}},
 		`<a>; ok=1; up=2`},
-	{"non-ASCII and controls percent-encoded in ASCII attributes",
+	{"rule20/non-ASCII and controls percent-encoded in ASCII attributes",
 		Link{Target: "a", Rel: []string{"nëxt", "a\"b"}, Rev: []string{"x\ny"}, Hreflang: []string{"é"}, Media: "scr\reen", Type: "text/ü"},
 		`<a>; rel="n%C3%ABxt a\"b"; rev="x%0Ay"; hreflang="%C3%A9"; media="scr%0Deen"; type="text/%C3%BC"`},
-	{"empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
+	{"rule20/empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
 		`<a>; rel="next"`},
-	{"empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
+	{"rule18/empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
 }
 
 func TestFormat(t *testing.T) {
@@ -66,7 +68,7 @@ func TestFormat(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("String() =\n%s\nwant\n%s", got, tt.want)
 			}
-			if !isPrintableASCII(got) {
+			if !ascii.IsPrint(got) {
 				t.Errorf("String() = %q is not printable ASCII", got)
 			}
 		})
@@ -97,8 +99,8 @@ func TestAdd(t *testing.T) {
 	}
 }
 
-// TestFormatRoundTrip checks DESIGN.md §4: Parse(l.String()) gives l back
-// for links in parsed form.
+// TestFormatRoundTrip checks rule 21: Parse(l.String()) gives l back for
+// links in parsed form.
 func TestFormatRoundTrip(t *testing.T) {
 	links := Links{
 		{Target: "https://x/a?b=c#d", Rel: []string{"next", "http://example.com/rel"}, Anchor: "#x", Rev: []string{"made"},

@@ -3,13 +3,15 @@ package weblink
 import (
 	"errors"
 	"net/url"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
 // the relation types that say how the context relates to it, and the target
 // attributes that describe it.
 //
-// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
+// [Parse] fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
 // attributes that may occur once, only the first occurrence counts. The zero
 // Link has an empty target (which refers to the context itself) and no
 // relation types.
@@ -50,7 +52,7 @@ func (l Link) HasRel(rel string) bool { return hasRel(l.Rel, rel) }
 // case-insensitively.
 func hasRel(rels []string, rel string) bool {
 	for _, r := range rels {
-		if equalFold(r, rel) {
+		if ascii.EqualFold(r, rel) {
 			return true
 		}
 	}
@@ -62,7 +64,7 @@ func hasRel(rels []string, rel string) bool {
 // one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
-		if equalFold(p.Name, name) {
+		if ascii.EqualFold(p.Name, name) {
 			return p, true
 		}
 	}
@@ -126,7 +128,8 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 }
 
 // ResolveError reports a link target or anchor that net/url could not parse,
-// so that Resolve left it as written (DESIGN §5). ParseResponse returns it.
+// so that [Links.Resolve] left it as written (rule 23). [ParseResponse]
+// returns it.
 type ResolveError struct {
 	Ref string // the reference as written
 	Err error  // the error from url.Parse

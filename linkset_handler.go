@@ -5,15 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
 // resource (RFC 9264 §6, §7), in the format the request's Accept field asks
 // for: application/linkset+json (MarshalJSON, with a final newline) or
-// application/linkset (FormatLinkset). Publishing a linkset takes two lines:
+// application/linkset ([FormatLinkset]). Publishing a linkset takes two lines:
 //
 //	mux.Handle("/links/resource1", weblink.LinksetHandler(links))
 //	weblink.Add(w.Header(), weblink.Link{Target: "/links/resource1", Rel: []string{"linkset"}, Type: weblink.LinksetJSONType})
@@ -21,7 +22,9 @@ import (
 // Content negotiation follows RFC 9110 §12.5.1: the most specific media
 // range of the Accept field that matches a format gives its quality (exact
 // type, then application/json for the JSON format, then application/*, then
-// */*); media range parameters other than q are not compared. The format of
+// */*); media range parameters other than q are not compared. A quality is
+// read by the qvalue grammar of RFC 9110 §12.4.2 ("0.5", "1.000", not
+// "NaN", "1e-1" or ".5"); an element whose q is not a qvalue is ignored. The format of
 // highest non-zero quality is served, JSON on a tie or when the request has
 // no Accept field; when neither is acceptable the response is 406 Not
 // Acceptable. Responses say Vary: Accept.
@@ -97,7 +100,7 @@ func negotiate(accept []string) (int, bool) {
 	// For each format: the specificity of the best matching media range
 	// so far (-1: none) and its quality.
 	spec := [2]int{-1, -1}
-	var q [2]float64
+	var q [2]int
 	ranges := 0
 	for _, field := range accept {
 		for _, elem := range strings.Split(field, ",") {
@@ -155,25 +158,58 @@ func matchRange(mr, t string) int {
 }
 
 // parseMediaRange parses one element of an Accept field (RFC 9110 §12.5.1)
-// into its lower-case media range and quality. It reports false for an
-// empty element, one without "/", and one whose q is not a qvalue.
-func parseMediaRange(elem string) (string, float64, bool) {
+// into its lower-case media range and quality in thousandths (0 to 1000).
+// It reports false for an empty element, one without "/", and one whose
+// weight is not `q=` followed by a qvalue (RFC 9110 §12.4.2):
+//
+//	weight = OWS ";" OWS "q=" qvalue
+func parseMediaRange(elem string) (string, int, bool) {
 	params := strings.Split(elem, ";")
-	mr := lower(trimSpace(params[0]))
+	mr := ascii.Lower(trimSpace(params[0]))
 	if !strings.Contains(mr, "/") {
 		return "", 0, false
 	}
-	q := 1.0
+	q := 1000
 	for _, p := range params[1:] {
-		name, value, _ := strings.Cut(p, "=")
-		if !equalFold(trimSpace(name), "q") {
+		name, value, _ := strings.Cut(trimSpace(p), "=")
+		if !ascii.EqualFold(trimSpace(name), "q") {
 			continue
 		}
-		v, err := strconv.ParseFloat(trimSpace(value), 64)
-		if err != nil || v < 0 || v > 1 {
+		v, ok := parseQValue(value)
+		if !ok || len(name) != 1 { // "q =" is not a weight
 			return "", 0, false
 		}
 		q = v
 	}
 	return mr, q, true
+}
+
+// parseQValue parses a qvalue (RFC 9110 §12.4.2) into thousandths:
+//
+//	qvalue = ( "0" [ "." 0*3DIGIT ] )
+//	       / ( "1" [ "." 0*3("0") ] )
+//
+// Unlike strconv.ParseFloat it accepts nothing else: no NaN, Inf, sign,
+// exponent, hex or leading ".".
+func parseQValue(s string) (int, bool) {
+	if s == "" || s[0] != '0' && s[0] != '1' {
+		return 0, false
+	}
+	v := int(s[0]-'0') * 1000
+	if len(s) == 1 {
+		return v, true
+	}
+	if s[1] != '.' || len(s) > 5 {
+		return 0, false
+	}
+	scale := 100
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' || v == 1000 && c != '0' {
+			return 0, false
+		}
+		v += int(c-'0') * scale
+		scale /= 10
+	}
+	return v, true
 }

@@ -115,3 +115,70 @@ func TestLinksetHandlerInvalidLinks(t *testing.T) {
 		t.Errorf("invalid links: %d %q, want 500 %q", res.Code, res.Body, want)
 	}
 }
+
+// TestLinksetHandlerQValues checks that qvalues are read by their grammar
+// (RFC 9110 §12.4.2), not as Go floats, and that an element whose q is not a
+// qvalue is ignored.
+func TestLinksetHandlerQValues(t *testing.T) {
+	h := LinksetHandler(figure8Links())
+	tests := []struct {
+		accept string
+		status int
+		ctype  string
+	}{
+		// Valid qvalues: "0" [ "." 0*3DIGIT ] / "1" [ "." 0*3("0") ].
+		{"application/linkset;q=1., application/linkset+json;q=0.999", 200, LinksetType},
+		{"application/linkset;q=1.000, application/linkset+json;q=0.9", 200, LinksetType},
+		{"application/linkset+json;q=1.000, application/linkset;q=1", 200, LinksetJSONType},
+		{"application/linkset+json;q=0., application/linkset;q=0.001", 200, LinksetType},
+		{"application/linkset+json;Q=0.000, application/linkset", 200, LinksetType},
+		{"application/linkset;q=0.5 , application/linkset+json;q=0.4", 200, LinksetType},
+		{"application/linkset+json;q=0.000", 406, ""},
+		// Not qvalues: the element is ignored, as if absent.
+		{"application/linkset+json;q=NaN", 200, LinksetJSONType},
+		{"application/linkset;q=NaN", 200, LinksetJSONType},
+		{"application/linkset+json;q=NaN, application/linkset;q=0.1", 200, LinksetType},
+		{"application/linkset;q=0x1p-1, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=1e-1, application/linkset+json;q=0.05", 200, LinksetJSONType},
+		{"application/linkset;q=.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=+0.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=0.5000, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=00.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=1.001, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=1.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=Inf, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=0.5e0, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q= 0.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q =0.5, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"application/linkset;q=-0, application/linkset+json;q=0.1", 200, LinksetJSONType},
+		{"*/*;q=NaN, application/linkset+json;q=0", 406, ""},
+	}
+	for _, tt := range tests {
+		res := serve(h, "GET", http.Header{"Accept": {tt.accept}})
+		if res.Code != tt.status || tt.ctype != "" && res.Header().Get("Content-Type") != tt.ctype {
+			t.Errorf("Accept %q: %d %s, want %d %s", tt.accept, res.Code, res.Header().Get("Content-Type"), tt.status, tt.ctype)
+		}
+	}
+}
+
+func TestParseQValue(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"0", 0, true}, {"0.", 0, true}, {"0.5", 500, true}, {"0.05", 50, true}, {"0.123", 123, true},
+		{"0.999", 999, true}, {"1", 1000, true}, {"1.", 1000, true}, {"1.0", 1000, true}, {"1.000", 1000, true},
+		{"", 0, false}, {"0.1234", 0, false}, {"1.001", 0, false}, {"1.1", 0, false}, {"2", 0, false},
+		{"00", 0, false}, {"01", 0, false}, {".5", 0, false}, {"+0.5", 0, false}, {"-0", 0, false},
+		{"NaN", 0, false}, {"Inf", 0, false}, {"0x1p-1", 0, false}, {"1e-1", 0, false}, {"0.5e0", 0, false},
+		{"0.a", 0, false}, {"0 ", 0, false}, {" 0", 0, false}, {"0..", 0, false}, {"1.0000", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := parseQValue(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("parseQValue(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // MarshalJSON returns ls as an application/linkset+json document (RFC 9264
@@ -20,7 +22,9 @@ import (
 //     in order of first appearance; the links without an Anchor share one
 //     that has no "anchor" member (§4.2.2).
 //   - A context object has one member per relation type, lower-cased, in
-//     order of first appearance; its array holds a link target object for
+//     order of first appearance (a byte that is not UTF-8 is written as
+//     U+FFFD, and relation types that then read the same are one member);
+//     its array holds a link target object for
 //     each link with that relation type, in the order of ls. A link with
 //     several relation types appears under each.
 //   - A target object holds "href" (always, "" included), then "type",
@@ -32,18 +36,18 @@ import (
 //     {"value", "language"} objects under "name*" when any value of that
 //     name has a language or is not printable ASCII.
 //
-// Target and Anchor are written as URI references, converted as Link.String
+// Target and Anchor are written as URI references, converted as [Link.String]
 // converts them (RFC 9264 §4.2.2 and §4.2.3 require URI references). Rev is
 // left out: RFC 9264 has no place for it (§4 suggests expressing the
 // inverse link with rel instead).
 //
 // A link that the format cannot represent is an error wrapping
-// ErrInvalidLinkset: one without a relation type, one whose relation type
-// holds whitespace or is "anchor", a Param named "href" or with a name that
+// [ErrInvalidLinkset]: one without a relation type, one whose relation type
+// holds whitespace or is "anchor", a [Param] named "href" or with a name that
 // Link.String would leave out, and a language tag that is not well-formed.
 //
 // encoding/json compacts the output of MarshalJSON; call it directly, or use
-// LinksetHandler, to keep the indentation.
+// [LinksetHandler], to keep the indentation.
 func (ls Links) MarshalJSON() ([]byte, error) {
 	for i, l := range ls {
 		if err := l.checkLinkset(); err != nil {
@@ -95,7 +99,7 @@ func (l Link) checkLinkset() error {
 		switch {
 		case strings.ContainsAny(r, " \t\r\n"):
 			return fmt.Errorf("relation type %s holds whitespace; put each relation type in its own Rel entry", quoteForError(r))
-		case equalFold(r, "anchor"):
+		case ascii.EqualFold(r, "anchor"):
 			return errors.New(`relation type "anchor" cannot be a member of a link context object, whose "anchor" member is the context (RFC 9264 §4.2.2)`)
 		}
 	}
@@ -104,7 +108,7 @@ func (l Link) checkLinkset() error {
 	}
 	for _, p := range l.Params {
 		switch {
-		case equalFold(p.Name, "href"):
+		case ascii.EqualFold(p.Name, "href"):
 			return errors.New(`a Param named "href" would clash with the link target member "href" (RFC 9264 §4.2.3); rename it`)
 		case !isExtensionName(p.Name):
 			return fmt.Errorf("Param name %s is not a token without a trailing \"*\", or is an attribute that Link has a field for; rename it or set that field", quoteForError(p.Name))
@@ -153,7 +157,10 @@ func groupContexts(ls Links) []contextGroup {
 			if r == "" {
 				continue
 			}
-			r = lower(r)
+			// Grouped by the member name as written: relation types that
+			// differ only in bytes that are not UTF-8 are one member, never
+			// two that UnmarshalJSON rejects as duplicates (#11).
+			r = validText(ascii.Lower(r))
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
 			if !ok {
@@ -170,6 +177,22 @@ func groupContexts(ls Links) []contextGroup {
 	return groups
 }
 
+// validText returns s with each byte that does not start a valid UTF-8
+// sequence replaced by U+FFFD, the text encoding/json writes for s. It
+// returns s itself when s is valid UTF-8.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		chunk, next := validUTF8At(s, i)
+		b = append(b, chunk...)
+		i = next
+	}
+	return string(b)
+}
+
 // groupParams returns ps with the Params of each name together, names in
 // order of first appearance and the values of one name in their order: the
 // order MarshalJSON writes them in and UnmarshalJSON returns them in. It
@@ -178,10 +201,10 @@ func groupParams(ps []Param) []Param {
 	rank := make(map[string]int, len(ps))
 	grouped := true
 	for i, p := range ps {
-		name := lower(p.Name)
+		name := ascii.Lower(p.Name)
 		if _, ok := rank[name]; !ok {
 			rank[name] = len(rank)
-		} else if !equalFold(ps[i-1].Name, name) {
+		} else if !ascii.EqualFold(ps[i-1].Name, name) {
 			grouped = false
 		}
 	}
@@ -190,7 +213,7 @@ func groupParams(ps []Param) []Param {
 	}
 	out := slices.Clone(ps)
 	slices.SortStableFunc(out, func(a, b Param) int {
-		return rank[lower(a.Name)] - rank[lower(b.Name)]
+		return rank[ascii.Lower(a.Name)] - rank[ascii.Lower(b.Name)]
 	})
 	return out
 }
@@ -259,11 +282,11 @@ func (w *jsonWriter) target(l Link) {
 	for i := 0; i < len(ps); {
 		// ps[i:j] are the values of one name.
 		j := i
-		for j < len(ps) && equalFold(ps[j].Name, ps[i].Name) {
+		for j < len(ps) && ascii.EqualFold(ps[j].Name, ps[i].Name) {
 			j++
 		}
 		w.raw(", ")
-		name := lower(ps[i].Name)
+		name := ascii.Lower(ps[i].Name)
 		star := starred[name]
 		if star {
 			name += "*"
@@ -304,7 +327,7 @@ func (w *jsonWriter) extValue(value, lang string) {
 // writes them.
 //
 // It accepts every shape §4.2 allows and rejects what its MUSTs forbid, with
-// an error wrapping ErrInvalidLinkset that names the JSON path of the
+// an error wrapping [ErrInvalidLinkset] that names the JSON path of the
 // problem, such as
 //
 //	weblink: invalid linkset: linkset[0].next[1].href: missing; ...
@@ -327,11 +350,11 @@ func (w *jsonWriter) extValue(value, lang string) {
 //
 // As in a Link field, "title*" wins over "title", and only its first entry
 // counts (RFC 8288 §3.4.1). Every value of an extension attribute becomes a
-// Param of that name: a plain value with Value only, a "name*" value with
+// [Param] of that name: a plain value with Value only, a "name*" value with
 // Value and Lang.
 //
-// Round trips compare as sets of links, relation by relation: for Links in
-// the form Parse produces, UnmarshalJSON of MarshalJSON gives back each Link
+// Round trips compare as sets of links, relation by relation: for [Links] in
+// the form [Parse] produces, UnmarshalJSON of MarshalJSON gives back each Link
 // once per relation type, grouped by Anchor and then by relation type in
 // order of first appearance, without Rev, with Target and Anchor written as
 // URI references and Params grouped by name. Links that UnmarshalJSON
@@ -544,7 +567,7 @@ func (r *jsonReader) context(path string) error {
 	names := make(seen)
 	err := r.object(path, "a link context object (RFC 9264 §4.2.2)", func(name string) error {
 		mpath := memberPath(path, name)
-		rel := lower(name)
+		rel := ascii.Lower(name)
 		if err := names.add(mpath, rel); err != nil {
 			return err
 		}
@@ -576,7 +599,7 @@ func (r *jsonReader) target(path, rel string) error {
 	names := make(seen)
 	err := r.object(path, "a link target object (RFC 9264 §4.2.3)", func(name string) error {
 		mpath := memberPath(path, name)
-		name = lower(name)
+		name = ascii.Lower(name)
 		if err := names.add(mpath, name); err != nil {
 			return err
 		}
@@ -657,11 +680,11 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 		names := make(seen)
 		err := r.object(path, `an object {"value": ..., "language": ...} (RFC 9264 §4.2.4.2)`, func(name string) error {
 			mpath := memberPath(path, name)
-			if err := names.add(mpath, lower(name)); err != nil {
+			if err := names.add(mpath, ascii.Lower(name)); err != nil {
 				return err
 			}
 			var err error
-			switch lower(name) {
+			switch ascii.Lower(name) {
 			case "value":
 				hasValue = true
 				value, err = r.str(mpath, "a string")

@@ -77,6 +77,52 @@ func TestMarshalJSONErrors(t *testing.T) {
 	}
 }
 
+// TestMarshalJSONInvalidUTF8Rel checks that relation types that are not
+// valid UTF-8 are grouped by the name MarshalJSON writes for them, each
+// invalid byte a U+FFFD: two that differ only in invalid bytes are one
+// member, never two members UnmarshalJSON rejects as duplicates.
+func TestMarshalJSONInvalidUTF8Rel(t *testing.T) {
+	tests := []struct {
+		name string
+		ls   Links
+		want Links
+	}{
+		{"one link", Links{{Target: "/a", Rel: []string{"\xc3\xc3\xff", "\xff\xff\xff"}}}, Links{
+			{Target: "/a", Rel: []string{"\ufffd\ufffd\ufffd"}},
+		}},
+		{"two links", Links{{Target: "/a", Rel: []string{"\xff"}}, {Target: "/b", Rel: []string{"\xfe"}}}, Links{
+			{Target: "/a", Rel: []string{"\ufffd"}},
+			{Target: "/b", Rel: []string{"\ufffd"}},
+		}},
+		{"written U+FFFD", Links{{Target: "/a", Rel: []string{"\ufffd"}}, {Target: "/b", Rel: []string{"\xff"}}}, Links{
+			{Target: "/a", Rel: []string{"\ufffd"}},
+			{Target: "/b", Rel: []string{"\ufffd"}},
+		}},
+		{"upper case", Links{{Target: "/a", Rel: []string{"X\xff"}}, {Target: "/b", Rel: []string{"x\xfe"}}}, Links{
+			{Target: "/a", Rel: []string{"x\ufffd"}},
+			{Target: "/b", Rel: []string{"x\ufffd"}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			js, err := tt.ls.MarshalJSON()
+			if err != nil {
+				t.Fatalf("MarshalJSON: %v", err)
+			}
+			var got Links
+			if err := got.UnmarshalJSON(js); err != nil {
+				t.Fatalf("UnmarshalJSON of MarshalJSON: %v\n%s", err, js)
+			}
+			if d := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("round trip (-want +got):\n%s\n%s", d, js)
+			}
+			if d := cmp.Diff(jsonEquivalent(tt.ls), got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("jsonEquivalent (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
 func TestUnmarshalJSONErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{``, `invalid JSON: unexpected EOF`},
@@ -249,6 +295,37 @@ func FuzzLinksetJSON(f *testing.F) {
 		}
 		if js2 := marshalLinks(t, back); !bytes.Equal(js, js2) {
 			t.Fatalf("second MarshalJSON differs:\n%s\n%s", js, js2)
+		}
+	})
+}
+
+// FuzzMarshalJSON checks that MarshalJSON never writes a document its own
+// UnmarshalJSON rejects, whatever the Links hold: links parsed from a field
+// value and a link built from arbitrary strings, relation types and names
+// that are not UTF-8 included. What it writes reads back as jsonEquivalent
+// says.
+func FuzzMarshalJSON(f *testing.F) {
+	f.Add(`<a>; rel="next"; title*=UTF-8'de'%C3%BC, <b>; rel=prev; anchor="#x"; x=1`, "/a", "\xc3\xc3\xff", "\xff\xff\xff", "", "t", "", "p", "v", "")
+	f.Add("<\xff>; rel=\"\xfe \xff\"; foo=\xff", "\xff", "NEXT", "next", "/\xff", "\xff", "en", "Href", "\x00", "x")
+	f.Fuzz(func(t *testing.T, header, target, rel1, rel2, anchor, title, titleLang, pname, pvalue, plang string) {
+		ls, _ := Parse(header)
+		ls = append(ls, Link{Target: target, Rel: []string{rel1, rel2}, Anchor: anchor, Title: title, TitleLang: titleLang,
+			Params: []Param{{Name: pname, Value: pvalue, Lang: plang}, {Name: "q", Value: pvalue}}})
+		for _, batch := range []Links{ls, ls[len(ls)-1:]} {
+			js, err := batch.MarshalJSON()
+			if err != nil {
+				if !errors.Is(err, ErrInvalidLinkset) {
+					t.Fatalf("error %v does not wrap ErrInvalidLinkset", err)
+				}
+				continue
+			}
+			var back Links
+			if err := back.UnmarshalJSON(js); err != nil {
+				t.Fatalf("UnmarshalJSON rejects what MarshalJSON wrote: %v\n%s", err, js)
+			}
+			if d := cmp.Diff(jsonEquivalent(batch), back, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("round trip (-want +got):\n%s\n%s", d, js)
+			}
 		}
 	})
 }

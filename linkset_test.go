@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // readLinksetFile returns the contents of testdata/linkset/name.
@@ -61,9 +62,10 @@ func marshalLinks(t testing.TB, ls Links) []byte {
 	return b
 }
 
-// validText replaces each byte of s that is not part of valid UTF-8 with
-// U+FFFD, as encoding/json does when it writes a string.
-func validText(s string) string { return string([]rune(s)) }
+// jsonText replaces each byte of s that is not part of valid UTF-8 with
+// U+FFFD, as encoding/json does when it writes a string (an oracle
+// independent of validText).
+func jsonText(s string) string { return string([]rune(s)) }
 
 // jsonEquivalent returns what UnmarshalJSON gives back for the JSON that
 // MarshalJSON writes for ls, by the rules of the UnmarshalJSON
@@ -76,25 +78,27 @@ func jsonEquivalent(ls Links) Links {
 	for _, l := range ls {
 		var rels []string
 		for _, r := range l.Rel {
-			if r != "" && !slices.Contains(rels, lower(r)) {
-				rels = append(rels, lower(r))
+			// Relation types compare as written: lower-cased, each byte
+			// that is not UTF-8 a U+FFFD.
+			if w := jsonText(ascii.Lower(r)); r != "" && !slices.Contains(rels, w) {
+				rels = append(rels, w)
 			}
 		}
 		for _, r := range rels {
 			e := Link{
 				Target:    string(appendURI(nil, l.Target)),
-				Rel:       []string{validText(r)},
+				Rel:       []string{r},
 				Anchor:    string(appendURI(nil, l.Anchor)),
-				Media:     validText(l.Media),
-				Title:     validText(l.Title),
+				Media:     jsonText(l.Media),
+				Title:     jsonText(l.Title),
 				TitleLang: l.TitleLang,
-				Type:      validText(l.Type),
+				Type:      jsonText(l.Type),
 			}
 			for _, h := range l.Hreflang {
-				e.Hreflang = append(e.Hreflang, validText(h))
+				e.Hreflang = append(e.Hreflang, jsonText(h))
 			}
 			for _, p := range l.Params {
-				e.Params = append(e.Params, Param{Name: lower(p.Name), Value: validText(p.Value), Lang: p.Lang})
+				e.Params = append(e.Params, Param{Name: ascii.Lower(p.Name), Value: jsonText(p.Value), Lang: p.Lang})
 			}
 			e.Params = stableGroup(e.Params, func(p Param) string { return p.Name })
 			out = append(out, e)

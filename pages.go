@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Errors that end a Pages iteration. Each is wrapped with the URLs involved;
@@ -57,9 +59,18 @@ type StatusError struct {
 	URL        string // the URL of the request that got the response, after redirects, without password
 }
 
-// Error names the URL and the status, such as "500 Internal Server Error".
+// Error names the URL, quoted, and the status, such as "500 Internal Server
+// Error". Both come from the remote peer (the URL through redirects and next
+// links), so the message never carries them raw: a status with anything but
+// printable ASCII (terminal escapes, C1 controls, bidi overrides, invalid
+// UTF-8) or longer than 64 bytes is quoted and shortened too, as in
+// answered "500 \x1b[2J".
 func (e *StatusError) Error() string {
-	return "weblink: " + e.URL + " answered " + e.Status + "; the response body may say why"
+	status := e.Status
+	if len(status) > 64 || !ascii.IsPrint(status) {
+		status = quoteForError(status)
+	}
+	return "weblink: " + quoteForError(e.URL) + " answered " + status + "; the response body may say why"
 }
 
 // Is reports whether target is ErrStatus, so that errors.Is(err, ErrStatus)

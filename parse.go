@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -24,7 +26,7 @@ import (
 // link-value is dropped whole while the links around it are kept.
 //
 // The error is nil when nothing of the input was dropped. Otherwise it
-// reports every problem; errors.As finds a *SyntaxError whose Offset is the
+// reports every problem; errors.As finds a [*SyntaxError] whose Offset is the
 // byte of the first one. The links are returned either way.
 //
 // The strings of the returned links are substrings of fieldValue where no
@@ -57,12 +59,12 @@ func ParseHeader(h http.Header) (Links, error) {
 	return p.links, errors.Join(errs...)
 }
 
-// ParseResponse parses the Link header fields of resp (ParseHeader) and
+// ParseResponse parses the Link header fields of resp ([ParseHeader]) and
 // resolves every target and anchor against the URL of the request that
 // produced the response, after redirects (RFC 8288 §3.1 and §3.2, RFC 3986
 // §5.1.3). A base URI in the body is not used. When resp.Request is nil, the
 // links are returned as written. A target or anchor that cannot be parsed as
-// a URI reference is left as written and reported as a *ResolveError.
+// a URI reference is left as written and reported as a [*ResolveError].
 func ParseResponse(resp *http.Response) (Links, error) {
 	if resp == nil {
 		return nil, errors.New("weblink: ParseResponse called with a nil *http.Response")
@@ -77,7 +79,7 @@ func ParseResponse(resp *http.Response) (Links, error) {
 
 // The kinds of parameter (RFC 8288 §3.3, §3.4): first the target attributes
 // of which only the first occurrence counts (§3.4.1, Appendix B.2 step 14,
-// DESIGN §2 rule 4), which index attrs.first, then the others.
+// rule 4), which index attrs.first, then the others.
 const (
 	attrRel = iota
 	attrAnchor
@@ -203,7 +205,7 @@ func makeBacking(n int) (Links, []string) {
 
 // skipElement returns the index just past the next comma at or after i that
 // is outside quoted-strings and <...>, or len(s): where parsing resumes
-// after a malformed link-value (DESIGN §2 rule 8).
+// after a malformed link-value (rule 8).
 func skipElement(s string, i int) int {
 	for i < len(s) {
 		switch s[i] {
@@ -446,7 +448,7 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 	}
 	name = s[start:i]
 	if class&isUpper != 0 {
-		name = lower(name)
+		name = ascii.Lower(name)
 	}
 	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 	if i == len(s) || s[i] != '=' {
@@ -472,7 +474,7 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 		// Offsets in the value count from after the quote.
 		return name, value, i + 1, end, true
 	}
-	// A token, or anything up to the next ";" or "," (DESIGN §2 rule 3):
+	// A token, or anything up to the next ";" or "," (rule 3):
 	// a lenient reading that loses nothing.
 	end := valueEnd(s, i)
 	return name, trimSpace(s[i:end]), i, end, true
@@ -518,8 +520,8 @@ func unquote(s string) string {
 }
 
 // extension applies an extension parameter (RFC 8288 §3.4.2): kept in
-// order, and decoded as an ext-value when its name ends in "*" (DESIGN §2
-// rule 7). It reports whether it added a decoded star parameter.
+// order, and decoded as an ext-value when its name ends in "*" (rule
+// 7). It reports whether it added a decoded star parameter.
 func (p *parser) extension(name, value string, off int) bool {
 	if !strings.HasSuffix(name, "*") {
 		if p.params == nil {
@@ -577,10 +579,10 @@ type starError struct {
 	err error // from ParseExtValue
 }
 
-// Error returns the message of the *SyntaxError.
+// Error returns the message of the [*SyntaxError].
 func (e *starError) Error() string { return e.syn.Error() }
 
-// Unwrap returns the *SyntaxError, and ErrCharset when it applies.
+// Unwrap returns the [*SyntaxError], and [ErrCharset] when it applies.
 func (e *starError) Unwrap() []error {
 	if errors.Is(e.err, ErrCharset) {
 		return []error{e.syn, ErrCharset}
@@ -591,8 +593,8 @@ func (e *starError) Unwrap() []error {
 // finish appends the Link of the link-value just parsed, with attributes
 // a, parameters from params[param0] and hreflang values from strs[str0]: it
 // splits the relation types, applies title* over title (RFC 8288 erratum
-// 5878, DESIGN §2 rule 6) and lets decoded name* parameters replace the
-// plain ones of the same name (Appendix B.2 step 16, DESIGN §2 rule 7).
+// 5878, rule 6) and lets decoded name* parameters replace the plain ones
+// of the same name (Appendix B.2 step 16, rule 7).
 func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	link := p.newLink()
 	link.Target = target
@@ -706,7 +708,7 @@ func (p *parser) relTypes(v string) []string {
 		}
 		t := v[start:i]
 		if class&isUpper != 0 {
-			t = lower(t)
+			t = ascii.Lower(t)
 		}
 		p.strs = append(p.strs, t)
 	}

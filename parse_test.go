@@ -20,7 +20,8 @@ type parseTest struct {
 	errAt []int
 }
 
-// parseTests has cases for every rule of DESIGN.md §2, named after it.
+// parseTests has cases for every parsing rule of the package documentation
+// (rules 1 to 10), named after it.
 var parseTests = []parseTest{
 	// Rule 1: a comma-separated list; commas inside quoted-strings and <...>
 	// do not separate; the comma is consumed; empty elements are skipped.

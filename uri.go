@@ -3,6 +3,8 @@ package weblink
 import (
 	"net/url"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // appendURI appends ref converted to a URI-reference: the bytes of non-ASCII
@@ -87,7 +89,7 @@ func isIprivate(r rune) bool {
 // isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as
 // an extension relation type must be (RFC 8288 §2.1.2), that net/url parses.
 func isAbsoluteURI(s string) bool {
-	if !hasURIScheme(s) || !isPrintableASCII(s) || checkURI(s) >= 0 {
+	if !hasURIScheme(s) || !ascii.IsPrint(s) || checkURI(s) >= 0 {
 		return false
 	}
 	_, err := url.Parse(s)

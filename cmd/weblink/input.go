@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // maxInput is the most weblink reads from standard input: 1 MiB.
@@ -206,7 +208,7 @@ func splitHeader(line string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	for j := 0; j < i; j++ {
-		if !isTokenChar(line[j]) {
+		if !ascii.IsTokenChar(line[j]) {
 			return "", "", false
 		}
 	}
@@ -214,24 +216,4 @@ func splitHeader(line string) (name, value string, ok bool) {
 }
 
 // isLink reports whether name is "Link" in any letter case (ASCII only).
-func isLink(name string) bool {
-	const link = "link"
-	if len(name) != len(link) {
-		return false
-	}
-	for i := 0; i < len(link); i++ {
-		if name[i]|0x20 != link[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// isTokenChar reports whether c is a tchar (RFC 9110 §5.6.2).
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
+func isLink(name string) bool { return ascii.EqualFold(name, "link") }
