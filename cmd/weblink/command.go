@@ -117,7 +117,20 @@ func (c *command) show(src source) {
 func (c *command) parse(src source) weblink.Links {
 	if src.jsonSet {
 		var links weblink.Links
-		if err := links.UnmarshalJSON(src.json); err != nil {
+		err := links.UnmarshalJSON(src.json)
+		var le *weblink.LinksetError
+		switch {
+		case errors.As(err, &le) && le.Offset >= 0:
+			msg := "invalid linkset: " + le.Msg
+			if le.Path != "" {
+				msg = "invalid linkset: " + le.Path + ": " + le.Msg
+			}
+			if cause := errors.Unwrap(le); cause != nil {
+				msg += ": " + cause.Error()
+			}
+			f := field{label: "input", line: src.jsonLine, text: string(src.json)}
+			c.positioned(f, int(le.Offset), msg)
+		case err != nil:
 			c.problem("input", err)
 		}
 		return links
@@ -129,7 +142,7 @@ func (c *command) parse(src source) weblink.Links {
 		for _, e := range leaves(err) {
 			var se *weblink.SyntaxError
 			if errors.As(e, &se) {
-				c.syntaxError(f, se)
+				c.positioned(f, se.Offset, se.Msg)
 			} else {
 				c.problem(f.label, e)
 			}
@@ -151,22 +164,24 @@ func leaves(err error) []error {
 	return []error{err}
 }
 
-// syntaxError reports a link-value of f that Parse dropped or a parameter
-// it could not decode.
-func (c *command) syntaxError(f field, se *weblink.SyntaxError) {
-	off := min(max(se.Offset, 0), len(f.text))
+// positioned reports a problem at byte off of f: a link-value that Parse
+// dropped, a parameter it could not decode, or what makes a linkset+json
+// document invalid.
+func (c *command) positioned(f field, off int, msg string) {
+	off = min(max(off, 0), len(f.text))
 	label := f.label
 	if f.line > 0 {
 		label = "line " + strconv.Itoa(f.line+strings.Count(f.text[:off], "\n"))
 	}
 	where := label + ", byte " + strconv.Itoa(off)
+	msg = clean(msg)
 	if !c.opts.check {
-		c.errorf("%s: %s", where, se.Msg)
+		c.errorf("%s: %s", where, msg)
 		return
 	}
 	c.problems++
 	shown, col := excerpt(f.text, off)
-	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, se.Msg)
+	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, msg)
 }
 
 // problem reports an error without a position.
@@ -242,10 +257,10 @@ func (c *command) writeJSON() error {
 	if err != nil {
 		var ok weblink.Links
 		for _, l := range c.collected {
-			if _, err := (weblink.Links{l}).MarshalJSON(); err != nil {
-				msg := err.Error()
-				msg = msg[strings.Index(msg, "): ")+1:] // after "link 0 (target ...)"
-				c.errorf("-json leaves out <%s>%s", clean(shorten(l.Target)), clean(msg))
+			_, err := (weblink.Links{l}).MarshalJSON()
+			var le *weblink.LinksetError
+			if errors.As(err, &le) {
+				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(le.Msg))
 				continue
 			}
 			ok = append(ok, l)

@@ -26,10 +26,11 @@ type field struct {
 // source is what one input or one fetched page holds: Link field values,
 // or an application/linkset+json document.
 type source struct {
-	url     string // the page it was fetched from; "" for other inputs
-	fields  []field
-	json    []byte // the linkset+json document, when the input is one
-	jsonSet bool   // whether the input is a linkset+json document
+	url      string // the page it was fetched from; "" for other inputs
+	fields   []field
+	json     []byte // the linkset+json document, when the input is one
+	jsonSet  bool   // whether the input is a linkset+json document
+	jsonLine int    // the line of standard input where the document starts
 }
 
 // argsSource returns the link values given as arguments.
@@ -110,7 +111,7 @@ func recognise(lr *lineReader) (source, error) {
 	}
 	doc := first + string(rest)
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
-		return source{json: []byte(doc), jsonSet: true}, nil
+		return source{json: []byte(doc), jsonSet: true, jsonLine: start}, nil
 	}
 	return source{fields: []field{{label: "line " + strconv.Itoa(start), line: start, text: doc}}}, nil
 }
