@@ -14,16 +14,20 @@ const helpIntro = `Usage: weblink [flags] [link-value ...]
 
 weblink shows, checks and follows HTTP Link headers (RFC 8288).
 
-Each argument is one Link field value. Without arguments, weblink reads
-standard input (at most 1 MiB) and recognises it by its first non-blank line:
+Each argument is one Link field value, or a pasted header line "Link: ..."
+(any letter case). Without arguments, weblink reads standard input (at most
+1 MiB) and recognises it by its first non-blank line:
 
   HTTP/...     one or more response heads, as curl -sI or curl -i print
-               them: the last head counts (after redirects and 1xx), and
+               them: the last head counts (after redirects and 1xx), with
+               the links of the 103 Early Hints before it shown as such;
                reading stops at its blank line, so the body is never read
   Name: value  a header block, up to its first blank line
   {            an application/linkset+json document (RFC 9264 §4.2)
-  otherwise    Link field values, or an application/linkset document
-               (RFC 9264 §4.1), in which line breaks are whitespace
+  otherwise    Link field values, one per line as -format prints them, or
+               an application/linkset document (RFC 9264 §4.1): a line
+               that starts with "<" starts a new value unless the line
+               before ends with a comma
 
 Header names match in any letter case, obsolete line folding is joined, and
 lines may end in CRLF or LF.
