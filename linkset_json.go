@@ -51,7 +51,7 @@ import (
 func (ls Links) MarshalJSON() ([]byte, error) {
 	for i, l := range ls {
 		if err := l.checkLinkset(); err != nil {
-			return nil, fmt.Errorf("%w: link %d (target %s): %s", ErrInvalidLinkset, i, quoteForError(l.Target), err.Error())
+			return nil, &LinksetError{Offset: -1, Link: i, Msg: err.Error(), target: l.Target}
 		}
 	}
 	w := newJSONWriter()
@@ -367,16 +367,46 @@ func (ls *Links) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if !utf8.Valid(b) {
-		return fmt.Errorf("%w: the document is not UTF-8, which RFC 9264 §4.2 requires", ErrInvalidLinkset)
+		return &LinksetError{Offset: int64(invalidUTF8At(b)), Link: -1, Msg: "the document is not UTF-8, which RFC 9264 §4.2 requires"}
 	}
 	r := jsonReader{dec: json.NewDecoder(bytes.NewReader(b))}
 	r.dec.UseNumber() // numbers are errors; do not convert them
 	out, err := r.document()
 	if err != nil {
+		if le, ok := err.(*LinksetError); ok {
+			le.Offset = tokenStart(b, r.last)
+		}
 		return err
 	}
 	*ls = out
 	return nil
+}
+
+// tokenStart returns the offset of the token that starts at or after
+// offset i of a JSON text: i moved past whitespace and the ":" or ","
+// before the token.
+func tokenStart(b []byte, i int64) int64 {
+	for ; i < int64(len(b)); i++ {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n', ':', ',':
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of a UTF-8 sequence, or len(b).
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // jsonReader reads an application/linkset+json document token by token, so
@@ -384,21 +414,23 @@ func (ls *Links) UnmarshalJSON(b []byte) error {
 type jsonReader struct {
 	dec   *json.Decoder
 	links Links
+	last  int64 // the decoder's offset before the token read last
 }
 
 // pathError returns the error for the value at path.
 func pathError(path, msg string) error {
-	return fmt.Errorf("%w: %s: %s", ErrInvalidLinkset, path, msg)
+	return &LinksetError{Path: path, Link: -1, Msg: msg}
 }
 
 // token returns the next token; the end of the input is an error.
 func (r *jsonReader) token() (json.Token, error) {
+	r.last = r.dec.InputOffset()
 	tok, err := r.dec.Token()
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: invalid JSON: %w", ErrInvalidLinkset, err)
+		return nil, &LinksetError{Link: -1, Msg: "invalid JSON", err: err}
 	}
 	return tok, nil
 }
@@ -554,8 +586,9 @@ func (r *jsonReader) document() (Links, error) {
 	if !found {
 		return nil, pathError("document", `member "linkset" is missing; the document must be {"linkset": [...]} (RFC 9264 §4.2.1)`)
 	}
+	r.last = r.dec.InputOffset()
 	if _, err := r.dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: unexpected data after the JSON document; send one document", ErrInvalidLinkset)
+		return nil, &LinksetError{Link: -1, Msg: "unexpected data after the JSON document; send one document"}
 	}
 	return r.links, nil
 }

@@ -59,6 +59,9 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	return c.finish()
 }
 
+// fromHints marks what comes from a 103 Early Hints head in messages.
+const fromHints = "(103 Early Hints)"
+
 // errorf prints an error on standard error.
 func (c *command) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
@@ -78,7 +81,7 @@ func (c *command) show(src source) {
 	if base == nil && src.url != "" {
 		base, _ = url.Parse(src.url)
 	}
-	links := c.parse(src)
+	links, hints := c.parse(src)
 	if base != nil {
 		links = links.Resolve(base)
 	}
@@ -94,48 +97,65 @@ func (c *command) show(src source) {
 		}
 	case c.opts.json:
 		for _, l := range links {
-			if l.Anchor == "" {
-				l.Anchor = src.url
+			if l.Anchor == "" && base != nil {
+				l.Anchor = base.String() // the context of a link is its base (RFC 8288 §3.2)
 			}
 			c.collected = append(c.collected, l)
 		}
 	case c.opts.check:
-		c.validate(links)
+		c.validate(links, hints)
 	case c.opts.format:
 		for _, l := range links {
 			c.out.WriteString(l.String())
 			c.out.WriteByte('\n')
 		}
 	default:
-		c.table(src.url, links)
+		c.table(src.url, links, hints)
 	}
 }
 
 // parse parses the Link field values or the JSON document of src and
 // reports what could not be parsed: with carets on standard output for
-// -check, as warnings on standard error otherwise.
-func (c *command) parse(src source) weblink.Links {
+// -check, as warnings on standard error otherwise. The first hints links
+// are from 103 Early Hints heads.
+func (c *command) parse(src source) (links weblink.Links, hints int) {
 	if src.jsonSet {
 		var links weblink.Links
-		if err := links.UnmarshalJSON(src.json); err != nil {
+		err := links.UnmarshalJSON(src.json)
+		var le *weblink.LinksetError
+		switch {
+		case errors.As(err, &le) && le.Offset >= 0:
+			msg := "invalid linkset: " + le.Msg
+			if le.Path != "" {
+				msg = "invalid linkset: " + le.Path + ": " + le.Msg
+			}
+			if cause := errors.Unwrap(le); cause != nil {
+				msg += ": " + cause.Error()
+			}
+			f := field{label: "input", line: src.jsonLine, text: string(src.json)}
+			c.positioned(f, int(le.Offset), msg)
+		case err != nil:
 			c.problem("input", err)
 		}
-		return links
+		return links, 0
 	}
 	var all weblink.Links
 	for _, f := range src.fields {
 		links, err := weblink.Parse(f.text) // CR and LF are whitespace, as in application/linkset
 		all = append(all, links...)
+		if f.hint {
+			hints += len(links)
+		}
 		for _, e := range leaves(err) {
 			var se *weblink.SyntaxError
 			if errors.As(e, &se) {
-				c.syntaxError(f, se)
+				c.positioned(f, se.Offset, se.Msg)
 			} else {
 				c.problem(f.label, e)
 			}
 		}
 	}
-	return all
+	return all, hints
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:
@@ -151,22 +171,27 @@ func leaves(err error) []error {
 	return []error{err}
 }
 
-// syntaxError reports a link-value of f that Parse dropped or a parameter
-// it could not decode.
-func (c *command) syntaxError(f field, se *weblink.SyntaxError) {
-	off := min(max(se.Offset, 0), len(f.text))
+// positioned reports a problem at byte off of f: a link-value that Parse
+// dropped, a parameter it could not decode, or what makes a linkset+json
+// document invalid.
+func (c *command) positioned(f field, off int, msg string) {
+	off = min(max(off, 0), len(f.text))
 	label := f.label
 	if f.line > 0 {
 		label = "line " + strconv.Itoa(f.line+strings.Count(f.text[:off], "\n"))
 	}
+	if f.hint {
+		label += " " + fromHints
+	}
 	where := label + ", byte " + strconv.Itoa(off)
+	msg = clean(msg)
 	if !c.opts.check {
-		c.errorf("%s: %s", where, se.Msg)
+		c.errorf("%s: %s", where, msg)
 		return
 	}
 	c.problems++
 	shown, col := excerpt(f.text, off)
-	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, se.Msg)
+	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, msg)
 }
 
 // problem reports an error without a position.
@@ -182,10 +207,13 @@ func (c *command) problem(label string, err error) {
 
 // validate prints what Link.Validate finds in each link, and the relation
 // types that are neither registered nor URIs as warnings.
-func (c *command) validate(links weblink.Links) {
+func (c *command) validate(links weblink.Links, hints int) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
 		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
+		if i < hints {
+			name += " " + fromHints
+		}
 		for _, e := range leaves(l.Validate()) {
 			c.problems++
 			fmt.Fprintf(c.out, "%s: %s\n", name, clean(strings.TrimPrefix(e.Error(), prefix)))
@@ -242,10 +270,10 @@ func (c *command) writeJSON() error {
 	if err != nil {
 		var ok weblink.Links
 		for _, l := range c.collected {
-			if _, err := (weblink.Links{l}).MarshalJSON(); err != nil {
-				msg := err.Error()
-				msg = msg[strings.Index(msg, "): ")+1:] // after "link 0 (target ...)"
-				c.errorf("-json leaves out <%s>%s", clean(shorten(l.Target)), clean(msg))
+			_, err := (weblink.Links{l}).MarshalJSON()
+			var le *weblink.LinksetError
+			if errors.As(err, &le) {
+				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(le.Msg))
 				continue
 			}
 			ok = append(ok, l)

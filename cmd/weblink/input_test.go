@@ -111,11 +111,21 @@ func TestLinksetJSONInput(t *testing.T) {
 
 	r := runCmd(t, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
 	r.want(t, exitNone, "")
-	r.wantErr(t, "input: invalid linkset: linkset[0].next[0].href: missing")
-	r = runCmd(t, `{"linkset": 7}`, "-check")
-	if r.code != exitProblem || !strings.HasPrefix(r.stdout, "input: ") {
-		t.Errorf("-check of a bad linkset: exit %d, stdout %q", r.code, r.stdout)
-	}
+	r.wantErr(t, "line 1, byte 43: invalid linkset: linkset[0].next[0].href: missing")
+	// -check shows the place with a caret, from the offset of the
+	// *weblink.LinksetError, on the line where it is.
+	r = runCmd(t, "\n{\"linkset\": [\n 7]}", "-check")
+	r.want(t, exitProblem, ""+
+		" 7]}\n"+
+		" ^\n"+
+		"line 3, byte 15: invalid linkset: linkset[0]: must be a link context object (RFC 9264 §4.2.2), found a number\n"+
+		"0 links: 1 problem, 0 warnings\n")
+	r = runCmd(t, `{"linkset": [}`, "-check")
+	r.want(t, exitProblem, ""+
+		"{\"linkset\": [}\n"+
+		"             ^\n"+
+		"line 1, byte 13: invalid linkset: invalid JSON: invalid character '}' looking for beginning of value\n"+
+		"0 links: 1 problem, 0 warnings\n")
 }
 
 func TestInputTooLarge(t *testing.T) {

@@ -229,24 +229,46 @@ func TestTerminalStdin(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	var o options
+	fs := newFlagSet(&o)
+	usage := helpText(fs)
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		r := runCmd(t, "", arg)
 		r.want(t, exitOK, usage)
 	}
-	// Every flag is in the usage, each with an example on the next line.
-	var o options
-	newFlagSet(&o).VisitAll(func(f *flag.Flag) {
-		lines := strings.Split(usage, "\n")
-		for i, l := range lines {
-			if strings.HasPrefix(strings.TrimSpace(l), "-"+f.Name+" ") {
-				if !strings.Contains(lines[i+1], "weblink ") {
-					t.Errorf("flag -%s has no example: %q", f.Name, lines[i+1])
-				}
-				return
-			}
+	// Every flag is in the help with its argument, its whole usage string
+	// (flag.Var ones too) and an example; flagDocs lists no other flag.
+	lines := strings.Split(usage, "\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, help := flag.UnquoteUsage(f)
+		head := "  -" + f.Name
+		if !isBoolFlag(f) {
+			head += " " + arg
 		}
-		t.Errorf("flag -%s is not in the usage", f.Name)
+		for i, l := range lines {
+			if l != head {
+				continue
+			}
+			var text []string
+			j := i + 1
+			for ; j < len(lines) && !strings.HasPrefix(lines[j], "      $ "); j++ {
+				text = append(text, strings.TrimSpace(lines[j]))
+			}
+			if got := strings.Join(text, " "); !strings.HasPrefix(got, help) {
+				t.Errorf("flag -%s: help %q, want %q", f.Name, got, help)
+			}
+			if j == len(lines) || !strings.Contains(lines[j], "weblink") {
+				t.Errorf("flag -%s has no example", f.Name)
+			}
+			return
+		}
+		t.Errorf("flag -%s is not in the help as %q", f.Name, head)
 	})
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n != len(flagDocs) {
+		t.Errorf("%d flags, %d in flagDocs", n, len(flagDocs))
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

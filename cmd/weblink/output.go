@@ -27,8 +27,10 @@ type cell struct {
 
 // table prints links as a table: relation types, target, title and other
 // attributes. A column that is empty in every row is left out. pageURL,
-// when set, is printed above the table.
-func (c *command) table(pageURL string, links weblink.Links) {
+// when set, is printed above the table. When the first hints links are from
+// 103 Early Hints heads, a first column FROM tells them ("103") from those
+// of the final response ("final").
+func (c *command) table(pageURL string, links weblink.Links, hints int) {
 	if pageURL != "" && c.opts.all {
 		if c.pages > 1 {
 			c.out.WriteByte('\n')
@@ -41,19 +43,26 @@ func (c *command) table(pageURL string, links weblink.Links) {
 		}
 		return
 	}
-	rows := [][]cell{{c.header("REL"), c.header("TARGET"), c.header("TITLE"), c.header("ATTRIBUTES")}}
-	for _, l := range links {
-		rows = append(rows, []cell{c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
+	rows := [][]cell{{c.header("FROM"), c.header("REL"), c.header("TARGET"), c.header("TITLE"), c.header("ATTRIBUTES")}}
+	for i, l := range links {
+		from := cell{}
+		if hints > 0 {
+			from = cell{"final", "final"}
+			if i < hints {
+				from = cell{"103", c.style(yellow, "103")}
+			}
+		}
+		rows = append(rows, []cell{from, c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
 	}
-	var widths [4]int // 0 for a column left out
+	var widths [5]int // 0 for a column left out
 	for _, row := range rows {
 		for i, cl := range row {
 			widths[i] = max(widths[i], min(utf8.RuneCountInString(cl.text), maxColumn))
 		}
 	}
-	for i := 2; i < len(widths); i++ {
+	for _, i := range [...]int{0, 3, 4} {
 		if !hasText(rows[1:], i) {
-			widths[i] = 0 // a title or attributes column with nothing in it
+			widths[i] = 0 // no hints, or a title or attributes column with nothing in it
 		}
 	}
 	var b strings.Builder
