@@ -1,9 +1,11 @@
 package weblink
 
 import (
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hostileCases are inputs built to make a parser slow, large or crash; build
@@ -116,4 +118,120 @@ func TestErrorSizeBounded(t *testing.T) {
 	if err == nil || len(err.Error()) > 300 {
 		t.Errorf("error of %d bytes: %.300v", len(err.Error()), err)
 	}
+}
+
+// memoryShapes are inputs built to make the parser allocate much for little
+// input: short link-values (a Link is 192 bytes), valueless parameters, and
+// shapes where a count of "<" or of commas would guess the number of
+// link-values wrong. build returns about n bytes.
+var memoryShapes = []struct {
+	name  string
+	build func(n int) string
+}{
+	{"empty link-values", func(n int) string { return strings.Repeat("<>,", n/3) }},
+	{"valueless parameters", func(n int) string { return strings.Repeat("<a>;x,", n/6) }},
+	{"short links then parameters", func(n int) string {
+		return strings.Repeat("<>,", n/6) + "<a>" + strings.Repeat(";x", n/4)
+	}},
+	{"rel next", func(n int) string { return strings.Repeat(`<a>;rel=next,`, n/13) }},
+	{"quote in unquoted values", func(n int) string { return strings.Repeat(`<a>;x=",`, n/8) }},
+	{"commas and brackets in a quoted-string", func(n int) string { return `<a>; title="` + strings.Repeat(",<", n/2) + `"` }},
+	{"link-values in a quoted-string", func(n int) string { return `<a>; title="` + strings.Repeat(",<>", n/3) + `"` }},
+	{"commas and brackets in a target", func(n int) string { return "<a" + strings.Repeat(",<", n/2) + ">" }},
+	{"open brackets", func(n int) string { return strings.Repeat("<", n) }},
+	{"malformed link-values", func(n int) string { return strings.Repeat("x,", n/2) }},
+	{"relation types", func(n int) string { return `<a>; rel="` + strings.Repeat("a ", n/2) + `"` }},
+	{"empty parameters", func(n int) string { return "<a>" + strings.Repeat(";", n) }},
+	{"quoted-pairs", func(n int) string { return `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"` }},
+	{"bad star parameters", func(n int) string { return strings.Repeat("<a>;x*=b,", n/9) }},
+	{"anchored next links", func(n int) string { return strings.Repeat(`<a>;rel=next;anchor="#x",`, n/25) }},
+}
+
+// maxParseBytesPerByte bounds what Parse and ParseHeader allocate per input
+// byte for any input: a Link is 192 bytes and the shortest link-value, "<>,",
+// is 3.
+const maxParseBytesPerByte = 80
+
+// TestParseMemoryBound checks that Parse of one field value and ParseHeader
+// of 1000 field lines allocate at most maxParseBytesPerByte bytes per input
+// byte for every memory shape at 4 MiB (issue #11 item 6).
+func TestParseMemoryBound(t *testing.T) {
+	const n = 4 << 20
+	for _, tc := range memoryShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.build(n)
+			perByte := float64(bytesAllocated(func() { _, _ = Parse(in) })) / float64(len(in))
+			t.Logf("Parse: %.1f B/B", perByte)
+			if perByte > maxParseBytesPerByte {
+				t.Errorf("Parse allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
+			}
+			line := tc.build(n / 1000)
+			lines := make([]string, 1000)
+			for i := range lines {
+				lines[i] = line
+			}
+			h := http.Header{"Link": lines}
+			perByte = float64(bytesAllocated(func() { _, _ = ParseHeader(h) })) / float64(1000*len(line))
+			t.Logf("ParseHeader: %.1f B/B", perByte)
+			if perByte > maxParseBytesPerByte {
+				t.Errorf("ParseHeader allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
+			}
+		})
+	}
+}
+
+// TestParseTimeLinear checks, with wide slack, that parsing 4 times the
+// input takes at most 6 times as long for every memory shape: the best of
+// three runs at 512 KiB and at 2 MiB, taken in turn after a garbage
+// collection, in processor time (cpuTime), and measured again up to three times before the test fails,
+// as the machine may be busy with other work.
+func TestParseTimeLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	for _, tc := range memoryShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range linearFuncs {
+				checkLinear(t, f.name, tc.build(512<<10), tc.build(2<<20), f.run)
+			}
+		})
+	}
+}
+
+// linearFuncs are the functions TestParseTimeLinear times.
+var linearFuncs = []struct {
+	name string
+	run  func(string)
+}{
+	{"Parse", func(s string) { _, _ = Parse(s) }},
+	{"ParseHeader", func(s string) { _, _ = ParseHeader(http.Header{"Link": {s, s}}) }},
+}
+
+// checkLinear fails t when run(large), on 4 times the input of run(small),
+// takes more than 6 times as long in three measurements in a row.
+func checkLinear(t *testing.T, name, small, large string, run func(string)) {
+	t.Helper()
+	var ratio float64
+	var ds, dl time.Duration
+	for range 3 {
+		ds, dl = time.Duration(1<<62), time.Duration(1<<62)
+		for range 3 {
+			ds = min(ds, timed(small, run))
+			dl = min(dl, timed(large, run))
+		}
+		ratio = float64(dl) / float64(max(ds, time.Microsecond))
+		if ratio <= 6 || dl < 10*time.Millisecond {
+			return
+		}
+	}
+	t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), ratio)
+}
+
+// timed returns the processor time run(in) takes, after a garbage
+// collection.
+func timed(in string, run func(string)) time.Duration {
+	runtime.GC()
+	start := cpuTime()
+	run(in)
+	return cpuTime() - start
 }

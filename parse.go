@@ -34,6 +34,7 @@ import (
 // field value in memory.
 func Parse(fieldValue string) (Links, error) {
 	var p parser
+	p.reserve(countLinkValues(fieldValue))
 	p.parse(fieldValue)
 	return p.links, p.err(0)
 }
@@ -49,7 +50,18 @@ func Parse(fieldValue string) (Links, error) {
 func ParseHeader(h http.Header) (Links, error) {
 	var p parser
 	var errs []error
-	for i, v := range h["Link"] {
+	lines := h["Link"]
+	// One allocation for the links of every line: growing the slice line
+	// by line would copy them each time.
+	n := 0
+	for _, v := range lines {
+		n += countLinkValues(v)
+	}
+	if len(lines) > 0 {
+		p.reserve(n)
+	}
+	for i, v := range lines {
+		p.later = lines[i+1:]
 		p.parse(v)
 		if err := p.err(i + 1); err != nil {
 			errs = append(errs, err)
@@ -147,24 +159,71 @@ type parser struct {
 	strs   []string // backing for Rel, Rev and Hreflang
 	params []Param  // backing for Params
 	stars  []int    // indexes in params of the decoded name* parameters of a link
+	later  []string // the field lines after the one being parsed, for sizing
 	errs   []error
 	more   int // problems found beyond maxErrors
 }
 
-// parse appends the links of the field value s.
-func (p *parser) parse(s string) {
+// reserve makes room for n more links, so that appending them does not
+// copy the links parsed so far.
+func (p *parser) reserve(n int) {
 	if p.links == nil {
-		// Every link-value has a "<", so counting them gives the number
-		// of links of well-formed input exactly. The bound of one per 16
-		// bytes (a short link-value, "<a>; rel=next, ", has 15) keeps
-		// what hostile input such as "<<<<" makes us allocate before
-		// anything is parsed at 12 bytes per input byte.
-		// Two relation types or hreflang values a link, and two
-		// extension parameters once there is one, spare most links a
-		// copy as the slices grow.
-		n := min(strings.Count(s, "<"), len(s)/16+1)
 		p.links, p.strs = makeBacking(n)
+		return
 	}
+	p.links = slices.Grow(p.links, n)
+}
+
+// countLinkValues returns an upper bound on the number of link-values that
+// parse finds in s, for sizing: the "<" bytes that start a list element,
+// that is, that only commas and whitespace separate from the start of s or
+// from a comma (every link-value parse accepts starts so, since it consumes
+// the comma after each link-value and resumes after a comma when it drops
+// one). The target after a counted "<" is skipped as parse skips it.
+// Commas and "<" inside quoted-strings can make the count too high, never
+// too low; as a link-value has at least 3 bytes ("<>,"), the count is
+// capped at (len(s)+1)/3, which bounds what the Links of any input cost at
+// 64 bytes per input byte.
+func countLinkValues(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 1
+		if !startsElement(s, j) {
+			continue
+		}
+		n++
+		end := strings.IndexByte(s[i:], '>')
+		if end < 0 {
+			break
+		}
+		i += end + 1
+	}
+	return min(n, (len(s)+1)/3)
+}
+
+// startsElement reports whether only commas and whitespace come between
+// s[j] and either the start of s or a comma.
+func startsElement(s string, j int) bool {
+	for k := j - 1; k >= 0; k-- {
+		c := s[k]
+		if c == ',' {
+			return true
+		}
+		if charClass[c]&isSpace == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// parse appends the links of the field value s. The caller reserves room
+// for them first (reserve, countLinkValues).
+func (p *parser) parse(s string) {
 	i := 0
 	for {
 		// Empty list elements are skipped (RFC 9110 §5.6.1).
@@ -182,9 +241,10 @@ func (p *parser) parse(s string) {
 	}
 }
 
-// makeBacking returns empty slices with room for n links and 2n strings.
-// Up to four links, the usual size of a Link field, they share one
-// allocation, which costs half of two.
+// makeBacking returns empty slices with room for n links and, up to four
+// links, 2n strings: the usual size of a Link field, where links and
+// strings share one allocation, which costs half of two. Beyond four the
+// strings are allocated when the first is needed (addStr).
 func makeBacking(n int) (Links, []string) {
 	switch {
 	case n <= 1:
@@ -200,7 +260,30 @@ func makeBacking(n int) (Links, []string) {
 		})
 		return b.links[:0], b.strs[:0]
 	}
-	return make(Links, 0, n), make([]string, 0, 2*n)
+	return make(Links, 0, n), nil
+}
+
+// countParams returns, for sizing p.params when the first extension
+// parameter is found, an upper bound on the parameters that can follow in
+// rest and in the field lines still to parse: one per ";", and no more than
+// one per two bytes (";x"). Growing the slice parameter by parameter would
+// cost twice its final size.
+func (p *parser) countParams(rest string) int {
+	n, size := strings.Count(rest, ";"), len(rest)
+	for _, line := range p.later {
+		n += strings.Count(line, ";")
+		size += len(line)
+	}
+	return min(n, size/2) + 1
+}
+
+// addStr appends a relation type or hreflang value to p.strs, making room
+// for two a link when it is first needed.
+func (p *parser) addStr(v string) {
+	if p.strs == nil {
+		p.strs = make([]string, 0, max(2*cap(p.links), 2))
+	}
+	p.strs = append(p.strs, v)
 }
 
 // skipElement returns the index just past the next comma at or after i that
@@ -274,16 +357,21 @@ const shortRun = 16
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
-	p.record(&SyntaxError{Offset: off, Msg: msg})
+	if !p.full() {
+		p.errs = append(p.errs, &SyntaxError{Offset: off, Msg: msg})
+	}
 }
 
-// record keeps err, or only counts it once maxErrors are kept.
-func (p *parser) record(err error) {
+// full reports whether maxErrors problems are kept already, and then counts
+// the problem about to be recorded: a caller that gets true builds no
+// message, so that hostile input with a problem every few bytes costs no
+// memory for the problems beyond maxErrors.
+func (p *parser) full() bool {
 	if len(p.errs) < maxErrors {
-		p.errs = append(p.errs, err)
-	} else {
-		p.more++
+		return false
 	}
+	p.more++
+	return true
 }
 
 // err returns the problems recorded so far, nil when there are none. A
@@ -337,7 +425,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
-		p.strs = append(p.strs, rel)
+		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
 		link.Rel = p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
@@ -362,7 +450,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		var off int
 		ok := s[i] == ';'
 		if !ok {
-			p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
+			if !p.full() {
+				p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
+			}
 		} else {
 			name, value, off, i, ok = p.param(s, i+1)
 		}
@@ -390,9 +480,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 				}
 			}
 		case k == attrHreflang:
-			p.strs = append(p.strs, value)
+			p.addStr(value)
 		case k == attrExtension:
-			if p.extension(name, value, off) {
+			if p.extension(name, value, off, s[i:]) {
 				a.seen |= hasStarParam
 			}
 		}
@@ -443,7 +533,9 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 		if i == len(s) || s[i] == ';' || s[i] == ',' {
 			return "", "", i, i, true // empty parameter
 		}
-		p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+		if !p.full() {
+			p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+		}
 		return "", "", i, i, false
 	}
 	name = s[start:i]
@@ -521,18 +613,21 @@ func unquote(s string) string {
 
 // extension applies an extension parameter (RFC 8288 §3.4.2): kept in
 // order, and decoded as an ext-value when its name ends in "*" (rule
-// 7). It reports whether it added a decoded star parameter.
-func (p *parser) extension(name, value string, off int) bool {
+// 7). rest is the input after the parameter, for sizing. It reports
+// whether it added a decoded star parameter.
+func (p *parser) extension(name, value string, off int, rest string) bool {
 	if !strings.HasSuffix(name, "*") {
 		if p.params == nil {
-			p.params = make([]Param, 0, 2*cap(p.links))
+			p.params = make([]Param, 0, p.countParams(rest))
 		}
 		p.params = append(p.params, Param{Name: name, Value: value})
 		return false
 	}
 	base := name[:len(name)-1]
 	if base == "" || strings.HasSuffix(base, "*") {
-		p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+		if !p.full() {
+			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+		}
 		return false
 	}
 	v, ok := p.extValue(name, value, off)
@@ -563,6 +658,9 @@ func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
 // errors.Is(err, ErrCharset) works through Parse; the ext-value's own
 // *SyntaxError, whose offset is within the value, is not kept.
 func (p *parser) extError(off int, name string, err error) {
+	if p.full() {
+		return
+	}
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		off += se.Offset
@@ -571,7 +669,7 @@ func (p *parser) extError(off int, name string, err error) {
 	if errors.Is(err, ErrCharset) {
 		cause = ErrCharset
 	}
-	p.record(&SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped", err: cause})
+	p.errs = append(p.errs, &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped", err: cause})
 }
 
 // finish appends the Link of the link-value just parsed, with attributes
@@ -677,6 +775,12 @@ func (p *parser) relTypes(v string) []string {
 		return nil
 	}
 	n := len(p.strs)
+	if len(v) > longRel {
+		// Make room for every type at once: growing the slice type by
+		// type copies it again and again under the garbage collector's
+		// write barriers.
+		p.reserveStrs(countRelTypes(v))
+	}
 	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
 		start := i
 		var class uint8 // the classes of the type's bytes, or-ed together
@@ -694,10 +798,35 @@ func (p *parser) relTypes(v string) []string {
 		if class&isUpper != 0 {
 			t = ascii.Lower(t)
 		}
-		p.strs = append(p.strs, t)
+		p.addStr(t)
 	}
 	if len(p.strs) == n {
 		return nil
 	}
 	return p.strs[n:len(p.strs):len(p.strs)]
+}
+
+// longRel is the length of a rel or rev value beyond which relTypes counts
+// the relation types before splitting them.
+const longRel = 64
+
+// countRelTypes returns how many relation types relTypes finds in v.
+func countRelTypes(v string) int {
+	n := 0
+	inType := false
+	for i := 0; i < len(v); i++ {
+		space := charClass[v[i]]&isSpace != 0
+		if !space && !inType {
+			n++
+		}
+		inType = !space
+	}
+	return n
+}
+
+// reserveStrs makes room for n more strings in p.strs.
+func (p *parser) reserveStrs(n int) {
+	if cap(p.strs)-len(p.strs) < n {
+		p.strs = slices.Grow(p.strs, n)
+	}
 }
