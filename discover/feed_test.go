@@ -110,7 +110,7 @@ func TestFeedErrors(t *testing.T) {
 	base := mustURL(t, docURL)
 	for _, tc := range []struct {
 		name, in, errText string
-		want               weblink.Links
+		want              weblink.Links
 	}{
 		{"html root", `<html><link rel="a" href="/1"/></html>`, `root element is "<html>"`, nil},
 		{"empty document", ``, "unexpected EOF", nil},
