@@ -109,7 +109,7 @@ func trimSpace(s string) string {
 // and CR inside removed (a URL wrapped over two lines in the source).
 func cleanURL(s string) string {
 	s = trimSpace(s)
-	if strings.IndexAny(s, "\t\n\r") < 0 {
+	if !strings.ContainsAny(s, "\t\n\r") {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
