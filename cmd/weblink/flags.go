@@ -19,6 +19,7 @@ type options struct {
 	json     bool
 	check    bool
 	format   bool
+	discover bool
 
 	baseURL *url.URL // base, parsed; nil when not given
 }
@@ -38,6 +39,9 @@ Flags, before or after the values ("--" ends them):
                 weblink -url https://api.example.com/items -all -rel next
   -max-pages N  with -all: stop with an error after N pages (default 1000)
                 weblink -url https://api.example.com/items -all -max-pages 20
+  -discover  with -url: GET; list header and body links (HTML, feeds, linksets)
+                weblink -url https://example.com/post -discover -rel webmention
+              with their source; -rel prints the first match (the endpoint)
   -base URL   resolve targets against URL (default: the fetched URL)
                 curl -sI "$u" | weblink -base "$u"
   -rel NAME   print only the targets of the links with relation type NAME
@@ -81,6 +85,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.json, "json", false, "print the links as JSON")
 	fs.BoolVar(&o.check, "check", false, "strict validation")
 	fs.BoolVar(&o.format, "format", false, "re-serialise canonically")
+	fs.BoolVar(&o.discover, "discover", false, "with -url: links of the header and the body")
 	return fs
 }
 
@@ -142,6 +147,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
+	case o.discover && (o.url == "" || o.all || o.check || o.format):
+		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.url != "" && len(values) > 0:
