@@ -37,7 +37,11 @@ type command struct {
 func (c *command) main(values []string, stdin io.Reader) int {
 	switch {
 	case c.opts.url != "":
-		if err := c.fetch(); err != nil {
+		fetch := c.fetch
+		if c.opts.discover {
+			fetch = c.discoverLinks
+		}
+		if err := fetch(); err != nil {
 			c.fail(err)
 			c.failed = true
 			return max(c.finish(), exitNone)

@@ -20,6 +20,7 @@ type options struct {
 	check    bool
 	format   bool
 	help     bool
+	discover bool
 
 	baseURL *url.URL      // base, parsed, without userinfo; nil when not given
 	user    *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -37,6 +38,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
+	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -109,6 +111,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
+	case o.discover && (o.url == "" || o.all || o.check || o.format):
+		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.url != "" && len(values) > 0:

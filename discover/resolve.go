@@ -1,0 +1,142 @@
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/weblinking/weblink"
+)
+
+// maxErrors is how many problems one document reports in detail; the
+// error then says how many more there were, so that hostile input with a
+// million bad references gives a short error.
+const maxErrors = 16
+
+// problems collects the errors of one document.
+type problems struct {
+	errs []error
+	more int
+}
+
+// add records err, or counts it once maxErrors are recorded; a nil err
+// is no problem.
+func (p *problems) add(err error) {
+	if err == nil {
+		return
+	}
+	if len(p.errs) < maxErrors {
+		p.errs = append(p.errs, err)
+		return
+	}
+	p.more++
+}
+
+// err returns every recorded problem joined, nil when there is none.
+func (p *problems) err() error {
+	if p.more > 0 {
+		return errors.Join(append(p.errs, fmt.Errorf("discover: and %d more problems", p.more))...)
+	}
+	return errors.Join(p.errs...)
+}
+
+// resolve returns ref resolved against base (RFC 3986 §5.2). A reference
+// that net/url cannot parse is returned as written and reported as a
+// *weblink.ResolveError, as weblink.ParseResponse does; with a nil base,
+// ref is returned as written.
+func resolve(base *url.URL, ref string, p *problems) string {
+	if base == nil {
+		return ref
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		p.add(&weblink.ResolveError{Ref: ref, Err: err})
+		return ref
+	}
+	return withoutFragmentURL(base).ResolveReference(u).String()
+}
+
+// resolveURL is resolve for a base URI that is itself resolved: the
+// <base href> of an HTML document and the xml:base of a feed. It returns
+// base when ref cannot be parsed.
+func resolveURL(base *url.URL, ref string, p *problems) *url.URL {
+	u, err := url.Parse(ref)
+	if err != nil {
+		p.add(&weblink.ResolveError{Ref: ref, Err: err})
+		return base
+	}
+	if base == nil {
+		return u
+	}
+	return withoutFragmentURL(base).ResolveReference(u)
+}
+
+// withoutFragmentURL returns u without its fragment. RFC 3986 §5.2.2 takes
+// no fragment from the base (an empty reference is the base without its
+// fragment), but net/url's ResolveReference keeps the base's fragment for
+// an empty reference.
+func withoutFragmentURL(u *url.URL) *url.URL {
+	if u.Fragment == "" && u.RawFragment == "" {
+		return u
+	}
+	v := *u
+	v.Fragment, v.RawFragment = "", ""
+	return &v
+}
+
+// isSpace reports whether c is ASCII whitespace as the HTML standard
+// defines it (TAB, LF, FF, CR, SPACE); XML's whitespace is the same without
+// FF, which never occurs in well-formed XML.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// trimSpace removes leading and trailing ASCII whitespace by reslicing.
+func trimSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// cleanURL prepares an href for net/url the way the URL Standard's parser
+// starts: leading and trailing ASCII whitespace removed, and every TAB, LF
+// and CR inside removed (a URL wrapped over two lines in the source).
+func cleanURL(s string) string {
+	s = trimSpace(s)
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// quote quotes s for an error message, shortened so that an error about
+// hostile input stays small.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// joinErr is errors.Join of two errors that keeps a lone error unwrapped.
+func joinErr(a, b error) error {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	return errors.Join(a, b)
+}
