@@ -26,7 +26,8 @@ var (
 	ErrPageScheme = errors.New("weblink: next link is not an http or https URL")
 
 	// ErrCrossOrigin is returned when a next link leads to an origin other
-	// than the one of the first request and AllowCrossOrigin was not given.
+	// than the one where the first page ended up (after redirects) and
+	// req's own, and AllowCrossOrigin was not given.
 	ErrCrossOrigin = errors.New("weblink: next link leads to another origin")
 
 	// ErrPageLoop is returned when a next link leads to a page that was
