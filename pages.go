@@ -154,7 +154,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // prefetching); at that moment the current body is closed, after reading
 // and discarding up to 2 KiB of what is left (as net/http does for a
 // redirect), for at most one second, so that the connection can be reused
-// without a slow server holding up the next page. If the loop body breaks
+// without a slow server holding up the next page (the read is ended by
+// cancelling the request's context, which net/http's transport honours; a
+// RoundTripper of another kind must honour it too). If the loop body breaks
 // (or panics), the body is closed and nothing more is requested.
 //
 // Both ctx and req.Context() count: the iteration stops when either is done,
