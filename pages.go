@@ -474,6 +474,9 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	next := p.req.WithContext(p.reqCtx) // a shallow copy; what changes is copied below
 	next.URL = u
 	next.Header = p.req.Header.Clone()
+	if p.req.Trailer != nil {
+		next.Trailer = p.req.Trailer.Clone()
+	}
 	if u.Host != p.req.URL.Host {
 		next.Host = "" // the host of u, not an override meant for req's URL
 	}
