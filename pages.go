@@ -28,7 +28,8 @@ var (
 	ErrPageScheme = errors.New("weblink: next link is not an http or https URL")
 
 	// ErrCrossOrigin is returned when a next link leads to an origin other
-	// than the one of the first request and AllowCrossOrigin was not given.
+	// than the one where the first page ended up (after redirects) and
+	// req's own, and AllowCrossOrigin was not given.
 	ErrCrossOrigin = errors.New("weblink: next link leads to another origin")
 
 	// ErrPageLoop is returned when a next link leads to a page that was
@@ -155,7 +156,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // prefetching); at that moment the current body is closed, after reading
 // and discarding up to 2 KiB of what is left (as net/http does for a
 // redirect), for at most one second, so that the connection can be reused
-// without a slow server holding up the next page. If the loop body breaks
+// without a slow server holding up the next page (the read is ended by
+// cancelling the request's context, which net/http's transport honours; a
+// RoundTripper of another kind must honour it too). If the loop body breaks
 // (or panics), the body is closed and nothing more is requested.
 //
 // Both ctx and req.Context() count: the iteration stops when either is done,
@@ -243,6 +246,8 @@ func deleteCredentials(h http.Header) {
 type pager struct {
 	ctx       context.Context // done when the caller's ctx or req.Context() is
 	outer     context.Context // the caller's ctx
+	reqCtx    context.Context // of the page requests: p.ctx, cancelled to cut a drain short
+	cancelReq context.CancelFunc
 	client    *http.Client
 	req       *http.Request
 	cfg       pageConfig
@@ -261,9 +266,12 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 	p.outer = ctx
 	p.ctx, stop = joinContexts(ctx, p.req.Context())
 	defer stop()
-	next := p.req.Clone(p.ctx)
+	p.renewRequestContext()
+	defer func() { p.cancelReq() }()
+	next := p.req.Clone(p.reqCtx)
+	p.visited[visitKey(next.URL)] = true
 	for n := 1; next != nil; n++ {
-		resp, release, err := p.fetch(next, n)
+		resp, err := p.fetch(next, n)
 		if resp == nil {
 			yield(nil, err)
 			return
@@ -271,7 +279,7 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if !yieldPage(yield, resp, err, release) || err != nil {
+		if !p.yieldPage(yield, resp, err) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -317,6 +325,12 @@ func joinContexts(a, b context.Context) (context.Context, func()) {
 	}
 }
 
+// renewRequestContext gives the page requests a new context, after the one
+// they had was cancelled to cut a drain short.
+func (p *pager) renewRequestContext() {
+	p.reqCtx, p.cancelReq = context.WithCancel(p.ctx)
+}
+
 // ctxErr returns the error of the caller's ctx or of req.Context(),
 // whichever is done, or nil.
 func (p *pager) ctxErr() error {
@@ -327,31 +341,28 @@ func (p *pager) ctxErr() error {
 }
 
 // fetch sends req, the n-th page, and sends it again for as long as
-// WaitRateLimits says so. It returns the response with the function that
-// releases it and, for a status that is not 2xx, the error to yield with
-// it; or a nil response and the error.
-func (p *pager) fetch(req *http.Request, n int) (*http.Response, context.CancelFunc, error) {
-	p.visited[visitKey(req.URL)] = true
+// WaitRateLimits says so. It returns the response and, for a status that is
+// not 2xx, the error to yield with it; or a nil response and the error.
+func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 	for try := 0; ; try++ {
 		if err := p.ctxErr(); err != nil {
-			return nil, nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
+			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
 		}
-		// A context of its own, so that draining the body can be cut short.
-		ctx, cancel := context.WithCancel(p.ctx)
-		resp, err := p.client.Do(req.WithContext(ctx))
+		resp, err := p.client.Do(req)
 		if err != nil {
-			cancel()
 			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			return nil, nil, fmt.Errorf("weblink: page %d: %w", n, err)
+			return nil, fmt.Errorf("weblink: page %d: %w", n, err)
 		}
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
 		}
-		p.visited[visitKey(resp.Request.URL)] = true
+		if resp.Request != req { // redirected
+			p.visited[visitKey(resp.Request.URL)] = true
+		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-			return resp, cancel, nil
+			return resp, nil
 		}
 		serr := &StatusError{
 			StatusCode: resp.StatusCode,
@@ -363,15 +374,18 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, context.CancelF
 			if err == nil {
 				err = serr
 			}
-			return resp, cancel, err
+			return resp, err
 		}
 		again, ok := rewind(req)
 		if !ok {
-			return resp, cancel, serr
+			return resp, serr
 		}
-		release(resp, cancel, true)
+		p.release(resp, true)
 		if err := p.sleep(wait); err != nil {
-			return nil, nil, fmt.Errorf("weblink: page %d of %s not requested again: waiting %v for its rate limit: %w", n, showURL(req.URL), wait, err)
+			return nil, fmt.Errorf("weblink: page %d of %s not requested again: waiting %v for its rate limit: %w", n, showURL(req.URL), wait, err)
+		}
+		if again.Context() != p.reqCtx { // renewed by the drain
+			again = again.WithContext(p.reqCtx)
 		}
 		req = again
 	}
@@ -403,24 +417,26 @@ const (
 	drainTime  = time.Second
 )
 
-// release closes resp's body and cancels its request's context. With drain
-// set it first reads what is left of the body, up to drainBytes for up to
-// drainTime, so that the transport can reuse the connection.
-func release(resp *http.Response, cancel context.CancelFunc, drain bool) {
+// release closes resp's body. With drain set it first reads what is left
+// of the body, up to drainBytes for up to drainTime, so that the transport
+// can reuse the connection: a read that takes longer is ended by cancelling
+// the context of the page requests, which then gets a new one.
+func (p *pager) release(resp *http.Response, drain bool) {
 	if drain {
-		timer := time.AfterFunc(drainTime, cancel) // ends a read that takes longer
+		timer := time.AfterFunc(drainTime, p.cancelReq)
 		_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
-		timer.Stop()
+		if !timer.Stop() {
+			p.renewRequestContext()
+		}
 	}
 	resp.Body.Close()
-	cancel()
 }
 
 // yieldPage yields resp with err and then releases it, also when the
 // loop body panics. It reports whether the loop goes on.
-func yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error, cancel context.CancelFunc) (more bool) {
+func (p *pager) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more bool) {
 	defer func() {
-		release(resp, cancel, more) // drained when the connection may serve the next page
+		p.release(resp, more) // drained when the connection may serve the next page
 	}()
 	return yield(resp, err)
 }
@@ -440,21 +456,29 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if u == nil {
 		return nil, err
 	}
-	from := showURL(prev.Request.URL)
-	to := showURL(u)
+	// The URLs are written out for errors only.
+	from := func() string { return showURL(prev.Request.URL) }
 	o := originOf(u)
-	switch {
-	case !isHTTP(u):
-		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from, to)
-	case o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin:
-		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from, to, p.origin)
-	case p.visited[visitKey(u)]:
-		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrPageLoop, from, to)
-	case p.cfg.maxPages >= 1 && n >= p.cfg.maxPages:
-		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from, to)
+	if !isHTTP(u) {
+		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from(), showURL(u))
 	}
-	next := p.req.Clone(p.ctx)
+	if o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin {
+		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), p.origin)
+	}
+	key := visitKey(u)
+	switch {
+	case p.visited[key]:
+		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrPageLoop, from(), showURL(u))
+	case p.cfg.maxPages >= 1 && n >= p.cfg.maxPages:
+		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from(), showURL(u))
+	}
+	p.visited[key] = true
+	next := p.req.WithContext(p.reqCtx) // a shallow copy; what changes is copied below
 	next.URL = u
+	next.Header = p.req.Header.Clone()
+	if p.req.Trailer != nil {
+		next.Trailer = p.req.Trailer.Clone()
+	}
 	if u.Host != p.req.URL.Host {
 		next.Host = "" // the host of u, not an override meant for req's URL
 	}
@@ -462,12 +486,18 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if !p.credentialsTo(o) {
 		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
 	}
-	if err := p.waitReset(prev, n+1, to); err != nil {
+	if err := p.waitReset(prev, n+1, u); err != nil {
 		return nil, err
+	}
+	if next.Context() != p.reqCtx { // renewed by the drain
+		next = next.WithContext(p.reqCtx)
 	}
 	if f := p.cfg.beforeNext; f != nil {
 		if err := f(prev, next); err != nil {
-			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", to, from, err)
+			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), from(), err)
+		}
+		if next.URL != u { // BeforeNext's own: remembered as visited too
+			p.visited[visitKey(next.URL)] = true
 		}
 	}
 	return next, nil

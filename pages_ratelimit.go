@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -73,7 +74,7 @@ func (p *pager) retryWait(resp *http.Response, try int, serr *StatusError) (time
 
 // waitReset waits, before the n-th page (to) is requested, for the reset of
 // a rate limit that prev, the page before it, says is spent.
-func (p *pager) waitReset(prev *http.Response, n int, to string) error {
+func (p *pager) waitReset(prev *http.Response, n int, to *url.URL) error {
 	if p.cfg.maxWait <= 0 {
 		return nil
 	}
@@ -82,10 +83,10 @@ func (p *pager) waitReset(prev *http.Response, n int, to string) error {
 		return nil
 	}
 	if err := p.admit(wait); err != nil {
-		return fmt.Errorf("weblink: page %d of %s not requested: %w", n, to, err)
+		return fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(to), err)
 	}
 	if err := p.sleep(wait); err != nil {
-		return fmt.Errorf("weblink: page %d of %s not requested: waiting %v for the rate limit to reset: %w", n, to, wait, err)
+		return fmt.Errorf("weblink: page %d of %s not requested: waiting %v for the rate limit to reset: %w", n, showURL(to), wait, err)
 	}
 	return nil
 }

@@ -188,3 +188,34 @@ func TestWaitRateLimitsClock(t *testing.T) {
 		t.Errorf("page 2 came %v after page 1, want about 300 ms", d)
 	}
 }
+
+// FuzzRateLimitFields checks that no Retry-After or reset value panics or
+// gives a negative wait, and that whole seconds below 1e9 read back as the
+// number written.
+func FuzzRateLimitFields(f *testing.F) {
+	for _, s := range []string{"0", "120", "1.5", "1733058000", "1733058000.25", "Tue, 01 Dec 2026 13:00:30 GMT",
+		"99999999999999999999", "9223372036.854775807", "1e3", "NaN", "-1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, parse := range map[string]func(string, time.Time) (time.Duration, bool){"retryAfter": retryAfter, "resetTime": resetTime} {
+			d, ok := parse(s, testNow)
+			if d < 0 || !ok && d != 0 {
+				t.Fatalf("%s(%q) = %v, %v", name, s, d, ok)
+			}
+		}
+		if n, err := strconv.ParseUint(s, 10, 32); err == nil && n < 1e9 {
+			want := time.Duration(n) * time.Second
+			if d, ok := retryAfter(s, testNow); !ok || d != want {
+				t.Fatalf("retryAfter(%q) = %v, %v; want %v", s, d, ok, want)
+			}
+			if d, ok := resetTime(s, testNow); !ok || d != want {
+				t.Fatalf("resetTime(%q) = %v, %v; want %v", s, d, ok, want)
+			}
+		}
+		h := http.Header{"Retry-After": {s}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {s}}
+		if d, ok := refusedWait(&http.Response{StatusCode: 429, Header: h}, testNow); d < 0 || !ok && d != 0 {
+			t.Fatalf("refusedWait(%q) = %v, %v", s, d, ok)
+		}
+	})
+}
