@@ -112,7 +112,11 @@
 //
 // [Pages] follows rel="next" from page to page as an iterator, with the
 // safety checks an API client needs (loops, schemes, origins, credentials,
-// page limits); [NextURL] gives the next page of one response.
+// page limits); [NextURL] gives the next page of one response. [Items]
+// yields the items of every page instead of the responses ([JSONItems]
+// decodes a JSON array), and [WaitRateLimits] makes either wait out the
+// rate limits of GitHub, GitLab and Retry-After instead of failing.
+// [Links.AllRel] gives every link of a relation type, not only the first.
 //
 // # Writing links
 //

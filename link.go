@@ -71,10 +71,12 @@ func (l Link) Param(name string) (Param, bool) {
 }
 
 // Rel returns the first link that has the relation type rel, compared
-// case-insensitively, and whether there is one. It is the usual way to find
-// the "next" page of a paginated API:
+// case-insensitively (RFC 8288 §2.1.1), and whether there is one, whatever
+// its Anchor: for the next page of a response use [NextURL] or [Pages],
+// which pass over next links that are about another resource.
+// [Links.AllRel] returns every link with the relation type.
 //
-//	if next, ok := links.Rel("next"); ok { ... }
+//	if license, ok := links.Rel("license"); ok { ... }
 func (ls Links) Rel(rel string) (Link, bool) {
 	// By index: ranging over the values would copy every Link.
 	for i := range ls {
