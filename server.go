@@ -99,10 +99,10 @@ func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 // final response, as [Middleware] adds them. When hints returns no such
 // link, no 103 is sent.
 //
-// The returned [Links] are neither changed nor kept after the response, so hints
-// may return the same slice for many requests. hints runs on the request's
-// goroutine and may be called concurrently. EarlyHintsFunc panics if hints
-// is nil.
+// The returned [Links] are neither changed nor kept after the response, so
+// hints may return the same slice for many requests. hints runs on the
+// request's goroutine and may be called concurrently. EarlyHintsFunc panics
+// if hints is nil.
 func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.Handler {
 	if hints == nil {
 		panic("weblink: EarlyHintsFunc with a nil hints function")
@@ -199,7 +199,7 @@ func sendEarlyHints(w http.ResponseWriter, links Links) {
 // stops working.
 func writeInterim(w http.ResponseWriter, code int) {
 	h := w.Header()
-	if _, ok := h["Content-Length"]; !ok {
+	if _, ok := h["Content-Length"]; !ok && h != nil {
 		h["Content-Length"] = nil
 		defer delete(h, "Content-Length")
 	}
@@ -222,8 +222,9 @@ func findLinkWriter(w http.ResponseWriter) *linkWriter {
 	return nil
 }
 
-// linkAdder is the links of one middleware, with the keys that de-duplication
-// compares, computed once.
+// linkAdder is the links of one middleware (of one request, under
+// EarlyHintsFunc), with the keys that de-duplication compares, computed
+// once.
 type linkAdder struct {
 	links Links
 	keys  []linkKey
@@ -294,8 +295,8 @@ func navigation(r *http.Request) bool {
 	return !ok || len(mode) == 1 && strings.Trim(mode[0], " \t") == "navigate"
 }
 
-// linkWriter is the http.ResponseWriter that Middleware and
-// EarlyHintsMiddleware give to the handler.
+// linkWriter is the http.ResponseWriter that Middleware,
+// EarlyHintsMiddleware and EarlyHintsFunc give to the handler.
 type linkWriter struct {
 	w     http.ResponseWriter
 	adder *linkAdder
