@@ -69,12 +69,13 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // clients, browsers over plain HTTP to another host) get the 103.
 //
 // What a browser does with the 103 (measured with Chromium 156 by
-// TestEarlyHintsBrowser): it acts on it only over HTTP/2 or later, not over
-// HTTP/1.1; it fetches a preloaded resource early and uses that response
-// for the page only when the response is cacheable (give it Cache-Control,
-// or it is downloaded a second time); and a preloaded font needs the
-// crossorigin attribute (Param{Name: "crossorigin"}), as fonts are always
-// fetched in CORS mode.
+// TestEarlyHintsBrowser; docs/serving.md has the details): it acts on it
+// over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
+// early and uses that response for the page only when the response is
+// cacheable (give it Cache-Control, or it is downloaded a second time); and
+// a preloaded font needs the crossorigin parameter (Param{Name:
+// "crossorigin"}), as fonts load in CORS mode and a no-cors preload does not
+// serve them.
 //
 // links is copied: changing the slice afterwards does not change what is
 // sent.
@@ -88,20 +89,20 @@ func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 	}
 }
 
-// EarlyHintsFunc is EarlyHintsMiddleware with links chosen per request: the
-// page being rendered decides what to preload. For each request it calls
+// EarlyHintsFunc is [EarlyHintsMiddleware] with links chosen per request:
+// the page being rendered decides what to preload. For each request it calls
 // hints(r), once and before the handler, and then does what
 // EarlyHintsMiddleware(hints(r)...) does: one 103 (Early Hints) response
 // holding the returned links whose relation type is preload, preconnect or
 // modulepreload, under the same conditions (HTTP/1.1 or later, a navigation
 // or no Sec-Fetch-Mode field), and all the returned links added to the
-// final response, as Middleware adds them. When hints returns no such link,
-// no 103 is sent.
+// final response, as [Middleware] adds them. When hints returns no such
+// link, no 103 is sent.
 //
-// The returned Links are not changed nor kept after the response, so hints
-// may return the same slice for many requests. hints runs on the request's
-// goroutine and may be called concurrently. EarlyHintsFunc panics if hints
-// is nil.
+// The returned [Links] are neither changed nor kept after the response, so
+// hints may return the same slice for many requests. hints runs on the
+// request's goroutine and may be called concurrently. EarlyHintsFunc panics
+// if hints is nil.
 func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.Handler {
 	if hints == nil {
 		panic("weblink: EarlyHintsFunc with a nil hints function")
@@ -116,7 +117,8 @@ func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.H
 
 // EarlyHints sends a 103 (Early Hints) interim response (RFC 8297) carrying
 // links, before the handler writes its final response. Browsers use it to
-// start preloading and preconnecting while the server is still working.
+// start preloading and preconnecting while the server is still working; see
+// [EarlyHintsMiddleware] for what Chromium does with it.
 //
 // The 103 holds only one Link field line with links: net/http sends the
 // whole current header map with an interim response, so EarlyHints sets
@@ -197,7 +199,7 @@ func sendEarlyHints(w http.ResponseWriter, links Links) {
 // stops working.
 func writeInterim(w http.ResponseWriter, code int) {
 	h := w.Header()
-	if _, ok := h["Content-Length"]; !ok {
+	if _, ok := h["Content-Length"]; !ok && h != nil {
 		h["Content-Length"] = nil
 		defer delete(h, "Content-Length")
 	}
@@ -220,8 +222,9 @@ func findLinkWriter(w http.ResponseWriter) *linkWriter {
 	return nil
 }
 
-// linkAdder is the links of one middleware, with the keys that de-duplication
-// compares, computed once.
+// linkAdder is the links of one middleware (of one request, under
+// EarlyHintsFunc), with the keys that de-duplication compares, computed
+// once.
 type linkAdder struct {
 	links Links
 	keys  []linkKey
@@ -292,8 +295,8 @@ func navigation(r *http.Request) bool {
 	return !ok || len(mode) == 1 && strings.Trim(mode[0], " \t") == "navigate"
 }
 
-// linkWriter is the http.ResponseWriter that Middleware and
-// EarlyHintsMiddleware give to the handler.
+// linkWriter is the http.ResponseWriter that Middleware,
+// EarlyHintsMiddleware and EarlyHintsFunc give to the handler.
 type linkWriter struct {
 	w     http.ResponseWriter
 	adder *linkAdder
