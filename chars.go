@@ -87,10 +87,6 @@ const notHex = 0x10
 // upperHex holds the digits of upper-case %HH escapes.
 const upperHex = "0123456789ABCDEF"
 
-// lower is [ascii.Lower]. It stays only for server.go, which the server
-// branch edits at the same time (#12); new code calls ascii.Lower.
-func lower(s string) string { return ascii.Lower(s) }
-
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.
 func skipSpace(s string, i int) int {

@@ -160,9 +160,10 @@
 // [Link.Unregistered] the relation types that are neither registered nor
 // URIs.
 //
-// [Middleware], [EarlyHints] and [EarlyHintsMiddleware] add links to the
-// responses of a net/http server, and [PageLinks] builds first, prev, next
-// and last links for a paged collection. [Links.MarshalJSON],
+// [Middleware], [EarlyHints], [EarlyHintsMiddleware] and [EarlyHintsFunc]
+// add links to the responses of a net/http server (with 103 Early Hints
+// that Chromium acts on over HTTP/2: see docs/serving.md), and [PageLinks]
+// builds first, prev, next and last links for a paged collection. [Links.MarshalJSON],
 // [Links.UnmarshalJSON], [ParseLinkset], [FormatLinkset] and
 // [LinksetHandler] speak the linkset formats of RFC 9264.
 //

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // ErrHeadersWritten is returned by [EarlyHints] when the final response head
@@ -252,7 +254,7 @@ func newLinkAdder(links []Link) *linkAdder {
 func keyOf(l Link) linkKey {
 	rels := make([]string, len(l.Rel))
 	for i, r := range l.Rel {
-		rels[i] = lower(r)
+		rels[i] = ascii.Lower(r)
 	}
 	slices.Sort(rels)
 	rels = slices.Compact(rels)
