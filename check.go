@@ -519,6 +519,10 @@ func (c *checker) checkLink(off int, l Link) {
 			errs = []error{err}
 		}
 		for _, e := range errs {
+			if c.full() {
+				c.add(Problem{Offset: off}) // counted, not listed
+				continue
+			}
 			c.add(Problem{Offset: off, Msg: validateMessage(e.Error())})
 		}
 	}

@@ -2,9 +2,14 @@ package weblink
 
 import (
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // want is an expected problem: its offset, whether it is a warning, and a
@@ -275,6 +280,26 @@ func checkHasParseProblems(t *testing.T, in string) {
 	}
 }
 
+// parsePieces splits in into link-values where Check does, and returns
+// the links of Parse of each: the links of Parse(in) when Check splits
+// where Parse does.
+func parsePieces(in string) Links {
+	var out Links
+	c := checker{s: in}
+	for i := 0; ; {
+		for i < len(in) && (in[i] == ',' || charClass[in[i]]&isSpace != 0) {
+			i++
+		}
+		if i == len(in) {
+			return out
+		}
+		end, _ := c.linkValue(i)
+		links, _ := Parse(in[i:end])
+		out = append(out, links...)
+		i = end
+	}
+}
+
 // checkWarnable reports whether Check may warn about l: the conditions of
 // the warnings, written out independently of check.go.
 func checkWarnable(l Link) bool {
@@ -342,6 +367,9 @@ func FuzzCheck(f *testing.F) {
 		}
 		checkHasParseProblems(t, in)
 		links, _ := Parse(in)
+		if pieces := parsePieces(in); !cmp.Equal(links, pieces, cmpopts.EquateEmpty()) {
+			t.Fatalf("Parse(%q) and Parse of its link-values one by one differ:\n%s", in, cmp.Diff(links, pieces, cmpopts.EquateEmpty()))
+		}
 		for _, l := range links {
 			if !inParsedForm(l) || l.Validate() != nil || checkWarnable(l) {
 				continue
@@ -351,4 +379,49 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckHostile checks that Check stays linear in time and bounded in
+// memory on large hostile field values: at most 256 problems kept, a bound
+// on the bytes allocated per input byte (most of it Parse's and Validate's
+// garbage), and 4 times the input in at most 6 times the time (with slack
+// for a shared machine: the best of three runs).
+func TestCheckHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	const size = 1 << 18
+	for _, unit := range []string{"<>,", ",", "</a>; rel=next, ", "; rel", "</a>; rel=preload, ", "</a b>; hreflang=x_y; rel=Next, ", `; x*=bad`, `"`, "<", "; rel = a b"} {
+		in := func(n int) string {
+			s := strings.Repeat(unit, n/len(unit))
+			if unit[0] == ';' {
+				s = "</a>" + s
+			}
+			return s
+		}
+		small, large := in(size/4), in(size)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ps := Check(large)
+		runtime.ReadMemStats(&after)
+		if len(ps) > maxProblems {
+			t.Errorf("%q: %d problems", unit, len(ps))
+		}
+		if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(large)); perByte > 400 {
+			t.Errorf("%q: %.0f bytes allocated per input byte, want at most 400", unit, perByte)
+		}
+		best := func(s string) time.Duration {
+			d := time.Duration(1 << 62)
+			for range 3 {
+				start := time.Now()
+				Check(s)
+				d = min(d, time.Since(start))
+			}
+			return d
+		}
+		if ts, tl := best(small), best(large); tl > 6*ts+100*time.Millisecond {
+			t.Errorf("%q: %v for %d bytes but %v for %d: not linear", unit, ts, len(small), tl, len(large))
+		}
+	}
 }
