@@ -61,10 +61,15 @@ const maxProblems = 256
 //     rel="Next": RFC 8288 §2.1.1 makes them case-insensitive, but clients
 //     that compare strings miss it.
 //
-// Problems at the same offset come errors first. Check returns at most 256
-// problems; when it finds more, the 256th says how many more there are,
-// at the offset of the first one not listed. Like Parse, Check is one pass,
-// linear in the input, and never panics.
+// Problems at the same offset come errors first. An offset is at most
+// len(fieldValue): Parse reports a star parameter whose value ends too soon
+// at the end of its value, which can be the end of the field value. Check
+// returns at most 256 problems; when it finds more, the 256th says how many
+// more there are, at the offset of the first one not listed. In the rare
+// link-value with more problems than Parse lists (16), a problem after the
+// last one listed says so. Check is linear in the input and never panics;
+// it splits the field value into link-values exactly where Parse does, and
+// parses each with Parse.
 func Check(fieldValue string) []Problem {
 	c := checker{s: fieldValue}
 	c.run()

@@ -425,3 +425,21 @@ func TestCheckHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckManyParseProblems checks a link-value with more problems than
+// Parse lists: Check lists what Parse lists, then says there are more.
+func TestCheckManyParseProblems(t *testing.T) {
+	in := "</a>; rel=next" + strings.Repeat("; x*=bad", 20)
+	got := Check(in)
+	if len(got) != 17 {
+		t.Fatalf("Check(%q): %d problems, want 16 and a notice:\n%s", in, len(got), formatProblems(got))
+	}
+	for i, p := range got[:16] {
+		if off := 14 + 8*i + 8; p.Offset != off || !strings.Contains(p.Msg, "x* value does not decode") {
+			t.Errorf("problem %d = %+v, want x* at %d", i, p, off)
+		}
+	}
+	if last := got[16]; last.Offset != got[15].Offset || last.Warning || !strings.Contains(last.Msg, "more problems than Parse lists") {
+		t.Errorf("last problem = %+v, want the notice at %d", last, got[15].Offset)
+	}
+}
