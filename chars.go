@@ -14,6 +14,23 @@ const (
 	isQuoteStop             // DQUOTE or backslash: ends the run of qdtext in a quoted-string (RFC 9110 §5.6.4)
 )
 
+// Character classes of the URIs that resolve to themselves (plainAbsolute),
+// in a second table.
+const (
+	isHostChar     = 1 << iota // ALPHA / DIGIT / "." / "-": a host name
+	isPlainURIChar             // unreserved / sub-delims / ":" / "@" / "/" / "?" (RFC 3986 §3.3, §3.4, §3.5)
+)
+
+var uriClass = func() (t [256]uint8) {
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-" {
+		t[c] |= isHostChar
+	}
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?" {
+		t[c] |= isPlainURIChar
+	}
+	return t
+}()
+
 var charClass = func() (t [256]uint8) {
 	for c := range t {
 		if ascii.IsTokenChar(byte(c)) {

@@ -516,7 +516,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // anything the server wrote: check them before requesting it, as Pages does.
 // When resp.Request is nil, the URL is as written, possibly relative.
 func NextURL(resp *http.Response) (*url.URL, bool) {
-	u, _ := nextLink(resp)
+	u, _ := findNext(resp, false)
 	return u, u != nil
 }
 
@@ -524,26 +524,7 @@ func NextURL(resp *http.Response) (*url.URL, bool) {
 // it returns nil, and an error wrapping ErrNextLink if the Link header was
 // malformed.
 func nextLink(resp *http.Response) (*url.URL, error) {
-	if resp == nil {
-		return nil, nil
-	}
-	links, perr := ParseResponse(resp)
-	where := "the response"
-	if resp.Request != nil && resp.Request.URL != nil {
-		where = showURL(resp.Request.URL)
-	}
-	l, ok := nextOf(links, resp.Request)
-	if !ok {
-		if perr != nil {
-			return nil, fmt.Errorf("%w in %s; it may be the last page, or the next link may be the broken part: %w", ErrNextLink, where, perr)
-		}
-		return nil, nil
-	}
-	u, err := url.Parse(l.Target)
-	if err != nil {
-		return nil, fmt.Errorf("%w in %s: the next link target is not a URI reference: %w", ErrNextLink, where, err)
-	}
-	return u, nil
+	return findNext(resp, true)
 }
 
 // origin is the scheme, host and port of a URL (RFC 6454 §4), with the
@@ -602,12 +583,10 @@ func showURL(u *url.URL) string { return quoteForError(redacted(u)) }
 // fragment of it. A next link anchored elsewhere is about another resource
 // (RFC 8288 §3.2) and is not this page's next page.
 func nextOf(links Links, page *http.Request) (Link, bool) {
-	for _, l := range links {
-		if !l.HasRel(RelNext) {
-			continue
-		}
-		if l.Anchor == "" || page == nil || page.URL == nil || visitKeyOf(l.Anchor) == visitKey(page.URL) {
-			return l, true
+	f := nextFinder{page: pageURL(page)}
+	for i := range links {
+		if f.usable(links[i].HasRel(RelNext), links[i].Anchor) {
+			return links[i], true
 		}
 	}
 	return Link{}, false

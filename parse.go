@@ -160,8 +160,16 @@ type parser struct {
 	params []Param  // backing for Params
 	stars  []int    // indexes in params of the decoded name* parameters of a link
 	later  []string // the field lines after the one being parsed, for sizing
-	errs   []error
-	more   int // problems found beyond maxErrors
+	kept   int      // problems kept from earlier field lines, which count towards maxErrors
+
+	// find is set when only the choice of a link matters (findNext):
+	// no problem is recorded, only counted in more, and star parameters
+	// are not decoded, only noted in undecoded.
+	find      bool
+	undecoded bool // a title* or name* parameter was left undecoded
+	isNext    bool // the last link has the relation type "next" (set in find mode only)
+	errs      []error
+	more      int // problems found beyond maxErrors
 }
 
 // reserve makes room for n more links, so that appending them does not
@@ -224,21 +232,35 @@ func startsElement(s string, j int) bool {
 // parse appends the links of the field value s. The caller reserves room
 // for them first (reserve, countLinkValues).
 func (p *parser) parse(s string) {
-	i := 0
+	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
+	}
+}
+
+// parseOne parses the field value s from s[i] until it has appended one
+// link or reached the end of s, dropping malformed link-values on the way.
+// It returns the index after the link-value and whether it appended a
+// link.
+func (p *parser) parseOne(s string, i int) (next int, ok bool) {
 	for {
 		// Empty list elements are skipped (RFC 9110 §5.6.1).
 		for i < len(s) && (s[i] == ',' || charClass[s[i]]&isSpace != 0) {
 			i++
 		}
 		if i == len(s) {
-			return
+			return i, false
 		}
-		var ok bool
-		i, ok = p.linkValue(s, i)
-		if !ok {
-			i = skipElement(s, i)
+		if i, ok = p.linkValue(s, i); ok {
+			return i, true
 		}
+		i = skipElement(s, i)
 	}
+}
+
+// reuse empties p.links, p.strs and p.params for the next link, when the
+// caller looks at one link at a time (findNext) and keeps none.
+func (p *parser) reuse() {
+	clear(p.links)
+	p.links, p.strs, p.params = p.links[:0], p.strs[:0], p.params[:0]
 }
 
 // makeBacking returns empty slices with room for n links and, up to four
@@ -367,7 +389,7 @@ func (p *parser) syntaxError(off int, msg string) {
 // message, so that hostile input with a problem every few bytes costs no
 // memory for the problems beyond maxErrors.
 func (p *parser) full() bool {
-	if len(p.errs) < maxErrors {
+	if !p.find && len(p.errs)+p.kept < maxErrors {
 		return false
 	}
 	p.more++
@@ -425,6 +447,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
+		p.isNext = equalFold(rel, RelNext)
 		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
@@ -474,13 +497,17 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 			// in input order, and applied over title in finish
 			// (erratum 5878).
 			if k == attrTitleStar {
-				if v, ok := p.extValue(name, value, off); ok {
+				if p.find {
+					p.undecoded = true
+				} else if v, ok := p.extValue(name, value, off); ok {
 					a.titleStar = v
 					a.seen |= titleStarOK
 				}
 			}
 		case k == attrHreflang:
-			p.addStr(value)
+			if !p.find {
+				p.addStr(value)
+			}
 		case k == attrExtension:
 			if p.extension(name, value, off, s[i:]) {
 				a.seen |= hasStarParam
@@ -616,7 +643,11 @@ func unquote(s string) string {
 // 7). rest is the input after the parameter, for sizing. It reports
 // whether it added a decoded star parameter.
 func (p *parser) extension(name, value string, off int, rest string) bool {
-	if !strings.HasSuffix(name, "*") {
+	star := strings.HasSuffix(name, "*")
+	if p.find && !star {
+		return false // only the choice of a link matters
+	}
+	if !star {
 		if p.params == nil {
 			p.params = make([]Param, 0, p.countParams(rest))
 		}
@@ -628,6 +659,10 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 		if !p.full() {
 			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
 		}
+		return false
+	}
+	if p.find {
+		p.undecoded = true
 		return false
 	}
 	v, ok := p.extValue(name, value, off)
@@ -682,6 +717,13 @@ func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	link.Target = target
 	if len(p.strs) > str0 {
 		link.Hreflang = p.strs[str0:len(p.strs):len(p.strs)]
+	}
+	if p.find {
+		// Only whether the link is a next link matters: the relation
+		// types are not stored, so that a long rel value costs nothing.
+		p.isNext = hasRelType(a.first[attrRel], RelNext)
+		link.Anchor = a.first[attrAnchor]
+		return
 	}
 	link.Rel = p.relTypes(a.first[attrRel])
 	if a.seen&^(1<<attrRel) != 0 {
@@ -829,4 +871,19 @@ func (p *parser) reserveStrs(n int) {
 	if cap(p.strs)-len(p.strs) < n {
 		p.strs = slices.Grow(p.strs, n)
 	}
+}
+
+// hasRelType reports whether rel is one of the relation types of the rel
+// value v, split as relTypes splits it, compared case-insensitively.
+func hasRelType(v, rel string) bool {
+	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
+		start := i
+		for i < len(v) && charClass[v[i]]&isSpace == 0 {
+			i++
+		}
+		if equalFold(v[start:i], rel) {
+			return true
+		}
+	}
+	return false
 }
