@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -16,11 +18,14 @@ import (
 // command is one run of weblink: its options, where it writes, and what it
 // has counted so far.
 type command struct {
-	opts   options
-	out    *bufio.Writer
-	stderr io.Writer
-	colour bool // whether the table may use ANSI colours
-	client *http.Client
+	ctx      context.Context // ends a fetch early
+	opts     options
+	out      *bufio.Writer
+	stderr   io.Writer
+	colour   bool // whether the table may use ANSI colours
+	client   *http.Client
+	now      func() time.Time
+	progress *progress // -all on a terminal; nil otherwise
 
 	pages        int           // sources shown
 	links        int           // links found
@@ -30,6 +35,7 @@ type command struct {
 	unregistered bool          // table: some relation type was marked "?"
 	collected    weblink.Links // -json: every link, printed at the end
 	failed       bool          // a fetch failed, and said so
+	last         *http.Response // the last page shown, its body closed
 }
 
 // main reads the input named by the options and values, shows it, and
@@ -45,10 +51,6 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	case len(values) > 0:
 		c.show(argsSource(values))
 	default:
-		if isTerminal(stdin) {
-			io.WriteString(c.stderr, example)
-			return exitProblem
-		}
 		src, err := readInput(stdin)
 		if err != nil {
 			c.errorf("reading standard input: %v", err)
@@ -64,6 +66,7 @@ const fromHints = "(103 Early Hints)"
 
 // errorf prints an error on standard error.
 func (c *command) errorf(format string, args ...any) {
+	c.progress.clear()
 	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
 }
 

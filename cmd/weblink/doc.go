@@ -31,11 +31,22 @@
 //	    the URL after redirects
 //	    $ weblink -url https://api.example.com/items
 //	-all
-//	    with -url: follow rel="next" through every page of the same origin
+//	    with -url: follow rel="next" through every page of the same origin,
+//	    printing each page as it arrives; on a terminal, standard error shows a
+//	    progress line (not with NO_COLOR or TERM=dumb)
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
 //	    with -all: stop with an error after N pages (default 1000)
 //	    $ weblink -url https://api.example.com/items -all -max-pages 20
+//	-H 'Name: value'
+//	    with -url: add the request header 'Name: value' (repeat it for several)
+//	    to the requests to the origin of -url, never to another origin, also on
+//	    redirects
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
+//	-timeout DURATION
+//	    with -url: give up on a request after DURATION, such as 10s or 2m
+//	    (default 30s)
+//	    $ weblink -url https://slow.example/items -timeout 2m
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL)
 //	    $ curl -sI "$u" | weblink -base "$u"

@@ -170,13 +170,13 @@ func TestAll(t *testing.T) {
 	u = serve(t, &api{pages: 3, loop: true})
 	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\nhttp://items.example/3\n")
-	r.wantErr(t, "already visited")
+	r.wantErr(t, u+"/items?page=3 links back to "+u+"/items?page=1, already shown: the server's pagination loops")
 
 	// -max-pages stops a server whose next links never end.
 	u = serve(t, &api{pages: 50})
 	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "2", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\n")
-	r.wantErr(t, "page limit reached")
+	r.wantErr(t, "stopped after 2 pages (-max-pages 2): "+u+"/items?page=2 links to "+u+"/items?page=3; raise -max-pages to go on")
 	runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "0").want(t, exitProblem, "")
 }
 

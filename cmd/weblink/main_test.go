@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // binary is the weblink command built by TestMain, for the tests that need
@@ -106,8 +107,53 @@ func TestTableColumnsAndCleaning(t *testing.T) {
 	r.want(t, exitOK, "REL  TARGET  TITLE\n-    a       no-rel\n")
 }
 
+// terminals says which standard files a fake run treats as terminals.
+type terminals struct{ stdin, stdout, stderr bool }
+
+// runFake runs the command in-process with stdin holding in, the
+// environment vars, the terminals term and a clock that moves a second
+// each time it is read.
+func runFake(t *testing.T, in io.Reader, vars map[string]string, term terminals, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := env{
+		stdin: in, stdout: &stdout, stderr: &stderr,
+		getenv:        func(k string) string { return vars[k] },
+		stdinTerminal: term.stdin, stdoutTerminal: term.stdout, stderrTerminal: term.stderr,
+		now: func() time.Time { clock = clock.Add(time.Second); return clock },
+	}
+	code := runEnv(context.Background(), args, e)
+	return result{stdout.String(), stderr.String(), code}
+}
+
 func TestColour(t *testing.T) {
-	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	plain := "REL          TARGET\nnext frist?  a\n? unregistered relation type\n"
+	coloured := bold + "REL" + reset + "          " + bold + "TARGET" + reset + "\n" +
+		"next " + yellow + "frist?" + reset + "  a\n? unregistered relation type\n"
+	for _, c := range []struct {
+		vars map[string]string
+		term bool
+		want string
+	}{
+		{nil, true, coloured},
+		{map[string]string{"NO_COLOR": "1"}, true, plain},
+		{map[string]string{"NO_COLOR": ""}, true, coloured},
+		{map[string]string{"TERM": "dumb"}, true, plain},
+		{map[string]string{"TERM": "xterm"}, true, coloured},
+		{nil, false, plain},
+	} {
+		r := runFake(t, strings.NewReader(""), c.vars, terminals{stdout: c.term}, `<a>; rel="next frist"`)
+		if r.code != exitOK || r.stdout != c.want {
+			t.Errorf("%v, terminal %v: exit %d, stdout %q, want %q", c.vars, c.term, r.code, r.stdout, c.want)
+		}
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	// Neither a pipe, nor a buffer, nor the null device (a character
+	// device, like a terminal) is a terminal.
+	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,38 +164,10 @@ func TestColour(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	env := func(v string) func(string) string {
-		return func(k string) string {
-			if k == "NO_COLOR" {
-				return v
-			}
-			return ""
+	for _, f := range []any{devnull, r, w, &bytes.Buffer{}, nil} {
+		if isTerminal(f) {
+			t.Errorf("isTerminal(%T) = true", f)
 		}
-	}
-	// /dev/null is a character device, like a terminal.
-	for _, c := range []struct {
-		out     io.Writer
-		noColor string
-		want    bool
-	}{
-		{devnull, "", true},
-		{devnull, "1", false},
-		{w, "", false},
-		{&bytes.Buffer{}, "", false},
-	} {
-		if got := useColour(c.out, env(c.noColor)); got != c.want {
-			t.Errorf("useColour(%T, NO_COLOR=%q) = %v, want %v", c.out, c.noColor, got, c.want)
-		}
-	}
-
-	var buf bytes.Buffer
-	c := &command{out: bufio.NewWriter(&buf), colour: true}
-	c.show(argsSource([]string{`<a>; rel="next frist"`}))
-	c.out.Flush()
-	want := bold + "REL" + reset + "          " + bold + "TARGET" + reset + "\n" +
-		"next " + yellow + "frist?" + reset + "  a\n"
-	if buf.String() != want {
-		t.Errorf("coloured table %q, want %q", buf.String(), want)
 	}
 }
 
@@ -206,25 +224,37 @@ func TestExitStatusOfBinary(t *testing.T) {
 }
 
 func TestTerminalStdin(t *testing.T) {
-	// A character device on stdin stands for a terminal: no arguments and
-	// nothing to read is a usage error with a worked example.
+	// A terminal on stdin with no arguments: a usage error with a worked
+	// example, rather than waiting for input.
+	r := runFake(t, strings.NewReader(""), nil, terminals{stdin: true})
+	r.want(t, exitProblem, "")
+	if r.stderr != example || !strings.Contains(example, `weblink '<https://api.example.com/items?page=2>; rel="next"'`) {
+		t.Errorf("stderr %q, want the example", r.stderr)
+	}
+	// A terminal on stdin does not matter with arguments or -url.
+	runFake(t, strings.NewReader(""), nil, terminals{stdin: true}, "-rel", "next", "<a>; rel=next").want(t, exitOK, "a\n")
+}
+
+func TestEmptyInput(t *testing.T) {
+	// </dev/null and an empty pipe are the same empty input: exit status 1.
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer devnull.Close()
-	r := runWith(t, devnull, nil)
-	r.want(t, exitProblem, "")
-	if r.stderr != example || !strings.Contains(example, `weblink '<https://api.example.com/items?page=2>; rel="next"'`) {
-		t.Errorf("stderr %q, want the example", r.stderr)
-	}
-
-	cmd := exec.Command(binary)
-	cmd.Stdin = devnull
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitProblem || string(out) != example {
-		t.Errorf("binary with a terminal on stdin: %v, output %q", err, out)
+	for name, stdin := range map[string]func() io.Reader{
+		"/dev/null":  func() io.Reader { return devnull },
+		"empty pipe": func() io.Reader { return strings.NewReader("") },
+	} {
+		cmd := exec.Command(binary)
+		cmd.Stdin = stdin()
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitNone || stdout.String() != "" || stderr.String() != "weblink: no links found\n" {
+			t.Errorf("%s: %v, stdout %q, stderr %q", name, err, stdout.String(), stderr.String())
+		}
 	}
 }
 
