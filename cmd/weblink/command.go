@@ -27,14 +27,14 @@ type command struct {
 	now      func() time.Time
 	progress *progress // -all on a terminal; nil otherwise
 
-	pages        int           // sources shown
-	links        int           // links found
-	matches      int           // -rel: targets printed
-	problems     int           // -check: problems found
-	warnings     int           // -check: warnings
-	unregistered bool          // table: some relation type was marked "?"
-	collected    weblink.Links // -json: every link, printed at the end
-	failed       bool          // a fetch failed, and said so
+	pages        int            // sources shown
+	links        int            // links found
+	matches      int            // -rel: targets printed
+	problems     int            // -check: problems found
+	warnings     int            // -check: warnings
+	unregistered bool           // table: some relation type was marked "?"
+	collected    weblink.Links  // -json: every link, printed at the end
+	failed       bool           // a fetch failed, and said so
 	last         *http.Response // the last page shown, its body closed
 }
 
