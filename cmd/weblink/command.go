@@ -276,7 +276,11 @@ func (c *command) writeJSON() error {
 			_, err := (weblink.Links{l}).MarshalJSON()
 			var le *weblink.LinksetError
 			if errors.As(err, &le) {
-				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(le.Msg))
+				reason := le.Msg
+				if !hasRel(l) {
+					reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+				}
+				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
 				continue
 			}
 			ok = append(ok, l)
@@ -288,6 +292,16 @@ func (c *command) writeJSON() error {
 	c.out.Write(jsonSafe(doc))
 	c.out.WriteByte('\n')
 	return nil
+}
+
+// hasRel reports whether l has a relation type.
+func hasRel(l weblink.Link) bool {
+	for _, r := range l.Rel {
+		if r != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // plural returns word, with an "s" unless n is 1.

@@ -132,3 +132,43 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 }
+
+func TestAdviceInCommandTerms(t *testing.T) {
+	// Errors speak of the command's flags, not of the library's API.
+	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/broken":
+			w.Header().Set("Link", `<a>; rel=prev, <b; rel=next`)
+		case "/ftp":
+			w.Header().Set("Link", `<ftp://e.x/2>; rel=next`)
+		case "/loop":
+			w.Header().Set("Link", `</loop>; rel=next`)
+		case "/more":
+			w.Header().Set("Link", `</more?x>; rel=next`)
+		case "/cross":
+			w.Header().Set("Link", `<http://localhost:1/x>; rel=next`)
+		}
+	})
+	u := home.srv.URL
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-url", u + "/broken", "-all"}, "weblink: " + u + "/broken: its Link header is malformed and has no usable next link, so paging stops"},
+		{[]string{"-url", u + "/ftp", "-all"}, "weblink: " + u + "/ftp links to ftp://e.x/2, which is not an http or https URL; weblink follows only those\n"},
+		{[]string{"-url", u + "/loop", "-all"}, "weblink: " + u + "/loop links back to " + u + "/loop, already shown: the server's pagination loops\n"},
+		{[]string{"-url", u + "/more", "-all", "-max-pages", "1"}, "weblink: stopped after 1 page (-max-pages 1): " + u + "/more links to " + u + "/more?x; raise -max-pages to go on\n"},
+		{[]string{"-url", u + "/cross", "-all"}, "weblink: " + u + "/cross links to http://localhost:1/x, on another origin: weblink follows next links only within the origin of -url; run weblink -url http://localhost:1/x -all to go on there\n"},
+		{[]string{"-json", "<b>"}, "weblink: -json leaves out <b>: it has no relation type"},
+	} {
+		r := runCmd(t, "", c.args...)
+		if !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%q: stderr %q, want %q", c.args, r.stderr, c.msg)
+		}
+		for _, lib := range []string{"weblink.", "AllowCrossOrigin", "MaxPages", " in Rel", "Pages", "BeforeNext"} {
+			if strings.Contains(r.stderr, lib) {
+				t.Errorf("%q: stderr speaks of %q: %s", c.args, lib, r.stderr)
+			}
+		}
+	}
+}

@@ -64,8 +64,12 @@ var flagDocs = []struct{ name, help, example string }{
 const helpOutro = `The default output is a table, one row per link: relation types (one that
 is neither registered nor a URI is marked "?"), target, title (with its
 language) and other attributes. Colour is used only when standard output is
-a terminal and NO_COLOR is unset or empty. Text that a terminal would act on
-is escaped in every mode; -rel percent-encodes it.
+a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+terminal would act on is escaped in every mode; -rel percent-encodes it. The
+userinfo of -url and -base (user:password@) is never printed.
+
+With -all, the table, -rel and -format print each page as it arrives; -json
+writes its document and -check its summary at the end.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, input larger
 than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a usage

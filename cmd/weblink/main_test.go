@@ -466,7 +466,7 @@ func TestJSON(t *testing.T) {
 	r = runCmd(t, "", "-json", `<a>; rel=next`, `<b>`, `<c; rel=x`)
 	sameJSON(t, r.stdout, `{"linkset": [{"next": [{"href": "a"}]}]}`)
 	if r.code != exitOK || !strings.Contains(r.stderr, "weblink: argument 3, byte 0: ") ||
-		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: has no relation type") {
+		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it\n") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
