@@ -53,7 +53,7 @@ var flagDocs = []struct{ name, help, example string }{
 		`next=$(curl -sI "$u" | weblink -rel next -base "$u")`},
 	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); with -url each page is the anchor of its links",
 		`weblink -json '<https://example.com/a>; rel="alternate"'`},
-	{"check", "validate strictly, with a caret under each syntax error; exit status 2 when there are problems (warnings do not count)",
+	{"check", "validate strictly, as a sender must write Link: under the field value, a caret at each problem, marked error (RFC 8288 or RFC 9110 forbids it, or a parser drops it) or warning (allowed, but it will not work as meant: a preload without as, an unregistered relation type); exit status 2 when there are errors",
 		"curl -sI https://example.com/ | weblink -check"},
 	{"format", "print each link as one link-value per line, as weblink would send it",
 		"weblink -format '<https://example.com/>; REL=Next'"},

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,7 +198,7 @@ func TestExitStatusOfBinary(t *testing.T) {
 		{[]string{"-rel", "prev", `<a>; rel=next`}, "", 1, "", "weblink: no link has relation type \"prev\"\n"},
 		{[]string{"-nope"}, "", 2, "", "weblink: flag provided but not defined: -nope\nRun weblink -h for usage.\n"},
 		{[]string{"-check", `<a>; rel=next`, `b`}, "", 2, "", ""},
-		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 problems, 0 warnings\n", ""},
+		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 errors, 0 warnings\n", ""},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Stdin = strings.NewReader(c.stdin)
@@ -379,10 +380,12 @@ func TestCheckCaret(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"<a>; rel=next, b; rel=x, <c>; rel=\"foo\"\n"+
 		"               ^\n"+
-		"argument 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"warning: link 2 <c>: relation type \"foo\" is not registered and not a URI\n"+
-		"link 3 <ok>: type \"bogus\" is not a media type type/subtype (RFC 6838)\n"+
-		"3 links: 2 problems, 1 warning\n")
+		"argument 1, byte 15: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"<ok>; rel=next; type=bogus\n"+
+		"^\n"+
+		"argument 2, byte 0: error: type \"bogus\" is not a media type type/subtype (RFC 6838); write a media type such as \"text/html\" (RFC 6838)\n"+
+		"link 2 <c>: warning: relation type \"foo\" is not registered and not a URI\n"+
+		"3 links: 2 errors, 1 warning\n")
 
 	// Non-ASCII before the offset: the caret counts characters, not bytes.
 	r = runCmd(t, "", "-check", `<é>; rel=next; x="ü" y, <b>; rel=next`)
@@ -396,7 +399,7 @@ func TestCheckCaret(t *testing.T) {
 func TestCheckWarningsOnly(t *testing.T) {
 	// Unregistered relation types are warnings: exit status 0.
 	r := runCmd(t, "", "-check", `<https://x.example/>; rel="nxt https://rel.example/ok"`)
-	r.want(t, exitOK, "warning: link 1 <https://x.example/>: relation type \"nxt\" is not registered and not a URI\n1 link: 0 problems, 1 warning\n")
+	r.want(t, exitOK, "link 1 <https://x.example/>: warning: relation type \"nxt\" is not registered and not a URI\n1 link: 0 errors, 1 warning\n")
 }
 
 func TestCheckLinksetDocument(t *testing.T) {
@@ -407,8 +410,8 @@ func TestCheckLinksetDocument(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"  <https://a.example/2>; rel=\"prev\" junk,\n"+
 		"                                    ^\n"+
-		"line 3, byte 70: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped\n"+
-		"2 links: 1 problem, 0 warnings\n")
+		"line 3, byte 70: error: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped; separate parameters with \";\" and link-values with \",\"; quote a value that holds other characters\n"+
+		"2 links: 1 error, 0 warnings\n")
 	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
 }
 
@@ -427,13 +430,15 @@ func TestCheckLongTarget(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		", x\n"+
 		"  ^\n"+
-		"line 2, byte 235: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"warning: link 1 <"+long[:80]+"...>: relation type \"bad\" is not registered and not a URI\n"+
-		"1 link: 1 problem, 1 warning\n")
+		"line 2, byte 235: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"link 1 <"+long[:80]+"...>: warning: relation type \"bad\" is not registered and not a URI\n"+
+		"1 link: 1 error, 1 warning\n")
 	r = runCmd(t, "", "-check", "<"+long+"^>; rel=next")
 	r.want(t, exitProblem, ""+
-		"link 1 <"+long[:80]+"...>: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded\n"+
-		"1 link: 1 problem, 0 warnings\n")
+		"<"+long[:39]+"...\n"+
+		"^\n"+
+		"argument 1, byte 0: error: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded; percent-encode it (RFC 3986 §2.1), as Link.String does\n"+
+		"1 link: 1 error, 0 warnings\n")
 }
 
 // sameJSON fails the test unless got and want are the same JSON value.
@@ -470,4 +475,47 @@ func TestJSON(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
+}
+
+func TestCheckErrorsAndWarnings(t *testing.T) {
+	// -check reports what weblink.Check finds: errors make the exit status
+	// 2, warnings do not, and each is marked as what it is.
+	r := runCmd(t, "", "-check", `</f.woff2>; rel=preload; as=font`)
+	r.want(t, exitOK, ""+
+		"</f.woff2>; rel=preload; as=font\n"+
+		"^\n"+
+		"argument 1, byte 0: warning: preload as=font without crossorigin: the font request is made in CORS mode, so it does not use the preload and downloads the resource twice; add \"; crossorigin\"\n"+
+		"1 link: 0 errors, 1 warning\n")
+	r = runCmd(t, "", "-check", `<a>; rel=next; rel=prev, ,<b>; rel = "last"`)
+	r.want(t, exitProblem, ""+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"               ^\n"+
+		"argument 1, byte 15: error: repeated \"rel\" is ignored, only the first counts: put every relation type in the first rel, separated by spaces: rel=\"a b\" (RFC 8288 §3.3)\n"+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"                         ^\n"+
+		"argument 1, byte 25: error: empty list element: remove this comma (RFC 9110 §5.6.1.1: a sender must not generate empty list elements)\n"+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"                                  ^\n"+
+		"argument 1, byte 34: error: whitespace around \"=\" in \"rel\": write rel=value with nothing between (RFC 9110 §5.6.3: a sender must not generate BWS)\n"+
+		"2 links: 3 errors, 0 warnings\n")
+	// On a terminal, the marks are coloured.
+	r = runFake(t, strings.NewReader(""), nil, terminals{stdout: true}, "-check", `<s.css>; rel=preload`, `<a>; rel=next; type=x`)
+	if r.code != exitProblem || !strings.Contains(r.stdout, "byte 0: "+yellow+"warning"+reset+": preload without") ||
+		!strings.Contains(r.stdout, "byte 0: "+red+"error"+reset+": type") {
+		t.Errorf("exit %d:\n%q", r.code, r.stdout)
+	}
+	// The Link lines of a fetched page are checked the same way.
+	u := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `</s.css>; rel=preload`)
+		w.Header().Add("Link", `</n>; rel=next; title=a; title=b`)
+	}).srv.URL
+	r = runCmd(t, "", "-check", "-url", u+"/")
+	r.want(t, exitProblem, ""+
+		"</s.css>; rel=preload\n"+
+		"^\n"+
+		"Link line 1, byte 0: warning: preload without \"as\": browsers do not fetch it; add as= with one of fetch, font, image, script, style, track (HTML Living Standard, \"Link type preload\")\n"+
+		"</n>; rel=next; title=a; title=b\n"+
+		"                         ^\n"+
+		"Link line 2, byte 25: error: repeated \"title\" is ignored, only the first counts: remove it (RFC 8288 §3.4.1: it must not appear more than once in a link-value)\n"+
+		"2 links: 1 error, 1 warning\n")
 }

@@ -16,6 +16,7 @@ import (
 const (
 	bold   = "\x1b[1m"
 	yellow = "\x1b[33m"
+	red    = "\x1b[31m"
 	reset  = "\x1b[0m"
 )
 
