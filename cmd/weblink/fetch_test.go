@@ -56,6 +56,13 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "page %d\n", n)
 }
 
+// reset forgets the requests so far.
+func (a *api) reset() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.methods = nil
+}
+
 // requests returns the methods of the requests so far, joined by spaces.
 func (a *api) requests() string {
 	a.mu.Lock()
@@ -105,7 +112,7 @@ func TestURLFallbackToGet(t *testing.T) {
 		if got := a.requests(); got != "HEAD GET" {
 			t.Errorf("HEAD answered %d: requests %q, want HEAD GET", status, got)
 		}
-		a.methods = nil
+		a.reset()
 		runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item").
 			want(t, exitOK, "http://items.example/1\nhttp://items.example/2\n")
 		if got := a.requests(); got != "HEAD GET GET" {
