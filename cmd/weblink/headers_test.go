@@ -23,7 +23,9 @@ func newRecorder(t *testing.T, handle func(w http.ResponseWriter, r *http.Reques
 	rec := &recorder{handle: handle}
 	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec.mu.Lock()
-		rec.got = append(rec.got, r.Header.Clone())
+		h := r.Header.Clone()
+		h.Set("X-Seen-Host", r.Host) // net/http moves Host out of the header
+		rec.got = append(rec.got, h)
 		rec.paths = append(rec.paths, r.URL.RequestURI())
 		rec.mu.Unlock()
 		rec.handle(w, r)
@@ -90,6 +92,16 @@ func TestRequestHeaders(t *testing.T) {
 	_, got = home.requests()
 	if h := got[len(got)-1]; h.Get("Authorization") != "Bearer T0KEN" {
 		t.Errorf("-H Authorization wins over the userinfo of -url: %v", h)
+	}
+	if h := got[len(got)-1]; h.Get("X-Seen-Host") != strings.TrimPrefix(home.srv.URL, "http://") {
+		t.Errorf("Host %q", h.Get("X-Seen-Host"))
+	}
+
+	// -H Host sets the request's Host, as with curl.
+	runCmd(t, "", "-url", home.srv.URL+"/1", "-H", "Host: virtual.example", "-rel", "next").want(t, exitOK, home.srv.URL+"/2\n")
+	_, got = home.requests()
+	if h := got[len(got)-1]; h.Get("X-Seen-Host") != "virtual.example" {
+		t.Errorf("-H Host: the server saw Host %q", h.Get("X-Seen-Host"))
 	}
 }
 

@@ -153,3 +153,26 @@ func TestProgressLine(t *testing.T) {
 	nilProgress.draw(1, 1, u) // draws nothing
 	nilProgress.clear()
 }
+
+func TestAllInterrupted(t *testing.T) {
+	// An interrupt (the context of main) ends -all: what was printed
+	// stays, the progress line is cleared, and the message says so.
+	seen := make(chan struct{})
+	u := gatedAPI(t, seen)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watcher{want: "http://items.example/2", seen: make(chan struct{})}
+	go func() {
+		<-w.seen
+		cancel() // while page 3 is held back
+	}()
+	var stderr bytes.Buffer
+	code := runEnv(ctx, []string{"-url", u + "/items?page=1", "-all", "-rel", "item"},
+		env{stdin: strings.NewReader(""), stdout: w, stderr: &stderr, getenv: func(string) string { return "" },
+			stderrTerminal: true, now: time.Now})
+	close(seen)
+	if code != exitNone || w.buf.String() != "http://items.example/1\nhttp://items.example/2\n" ||
+		!strings.HasSuffix(stderr.String(), "\r\x1b[Kweblink: interrupted after 2 pages\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, w.buf.String(), stderr.String())
+	}
+}
