@@ -179,7 +179,7 @@ func nextResponse(t testing.TB, base string, lines []string) *http.Response {
 // next link, and before one with a next link.
 func TestFindNextSameAsParse(t *testing.T) {
 	inputs := nextHeaders
-	for _, s := range conformanceStrings(t, "testdata/conformance/link-*.json", "header") {
+	for _, s := range conformanceStrings(t, "conformance/link-*.json", "header") {
 		inputs = append(inputs, []string{s})
 	}
 	for _, tt := range parseTests {
@@ -204,7 +204,7 @@ func FuzzFindNext(f *testing.F) {
 	for _, lines := range nextHeaders {
 		f.Add(lines[0], strings.Join(lines[1:], ", "), "https://api.example/v2/items?page=1")
 	}
-	for i, s := range conformanceStrings(f, "testdata/conformance/link-*.json", "header") {
+	for i, s := range conformanceStrings(f, "conformance/link-*.json", "header") {
 		f.Add(s, `<?page=2>; rel="next"`, nextBases[i%len(nextBases)])
 	}
 	f.Fuzz(func(t *testing.T, line1, line2, base string) {

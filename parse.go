@@ -447,7 +447,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
-		p.isNext = equalFold(rel, RelNext)
+		p.isNext = ascii.EqualFold(rel, "next")
 		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
@@ -721,7 +721,7 @@ func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	if p.find {
 		// Only whether the link is a next link matters: the relation
 		// types are not stored, so that a long rel value costs nothing.
-		p.isNext = hasRelType(a.first[attrRel], RelNext)
+		p.isNext = hasRelType(a.first[attrRel], "next")
 		link.Anchor = a.first[attrAnchor]
 		return
 	}
@@ -881,7 +881,7 @@ func hasRelType(v, rel string) bool {
 		for i < len(v) && charClass[v[i]]&isSpace == 0 {
 			i++
 		}
-		if equalFold(v[start:i], rel) {
+		if ascii.EqualFold(v[start:i], rel) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -16,20 +18,25 @@ import (
 // command is one run of weblink: its options, where it writes, and what it
 // has counted so far.
 type command struct {
-	opts   options
-	out    *bufio.Writer
-	stderr io.Writer
-	colour bool // whether the table may use ANSI colours
-	client *http.Client
+	ctx      context.Context // ends a fetch early
+	opts     options
+	out      *bufio.Writer
+	stderr   io.Writer
+	colour   bool // whether the table may use ANSI colours
+	client   *http.Client
+	now      func() time.Time
+	progress *progress // -all on a terminal; nil otherwise
 
-	pages        int           // sources shown
-	links        int           // links found
-	matches      int           // -rel: targets printed
-	problems     int           // -check: problems found
-	warnings     int           // -check: warnings
-	unregistered bool          // table: some relation type was marked "?"
-	collected    weblink.Links // -json: every link, printed at the end
-	failed       bool          // a fetch failed, and said so
+	pages        int            // sources shown
+	links        int            // links found
+	matches      int            // -rel: targets printed
+	problems     int            // -check: problems found
+	warnings     int            // -check: warnings
+	unregistered bool           // table: some relation type was marked "?"
+	collected    weblink.Links  // -json: every link, printed at the end
+	failed       bool           // a fetch failed, and said so
+	capped       bool           // -check: Check listed its most problems for some field value
+	last         *http.Response // the last page shown, its body closed
 }
 
 // main reads the input named by the options and values, shows it, and
@@ -49,10 +56,6 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	case len(values) > 0:
 		c.show(argsSource(values))
 	default:
-		if isTerminal(stdin) {
-			io.WriteString(c.stderr, example)
-			return exitProblem
-		}
 		src, err := readInput(stdin)
 		if err != nil {
 			c.errorf("reading standard input: %v", err)
@@ -63,11 +66,16 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	return c.finish()
 }
 
+// maxCheckProblems is the most problems weblink.Check lists for one field
+// value; the last then says how many more it found.
+const maxCheckProblems = 256
+
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
 
 // errorf prints an error on standard error.
 func (c *command) errorf(format string, args ...any) {
+	c.progress.clear()
 	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
 }
 
@@ -107,7 +115,7 @@ func (c *command) show(src source) {
 			c.collected = append(c.collected, l)
 		}
 	case c.opts.check:
-		c.validate(links, hints)
+		c.validate(links, hints, src.jsonSet)
 	case c.opts.format:
 		for _, l := range links {
 			c.out.WriteString(l.String())
@@ -137,7 +145,7 @@ func (c *command) parse(src source) (links weblink.Links, hints int) {
 				msg += ": " + cause.Error()
 			}
 			f := field{label: "input", line: src.jsonLine, text: string(src.json)}
-			c.positioned(f, int(le.Offset), msg)
+			c.positioned(f, int(le.Offset), msg, false)
 		case err != nil:
 			c.problem("input", err)
 		}
@@ -150,10 +158,19 @@ func (c *command) parse(src source) (links weblink.Links, hints int) {
 		if f.hint {
 			hints += len(links)
 		}
+		if c.opts.check {
+			// Check reports what Parse does, at the same offsets, and more.
+			problems := weblink.Check(f.text)
+			for _, p := range problems {
+				c.positioned(f, p.Offset, p.Msg, p.Warning)
+			}
+			c.capped = c.capped || len(problems) >= maxCheckProblems
+			continue
+		}
 		for _, e := range leaves(err) {
 			var se *weblink.SyntaxError
 			if errors.As(e, &se) {
-				c.positioned(f, se.Offset, se.Msg)
+				c.positioned(f, se.Offset, se.Msg, false)
 			} else {
 				c.problem(f.label, e)
 			}
@@ -176,9 +193,10 @@ func leaves(err error) []error {
 }
 
 // positioned reports a problem at byte off of f: a link-value that Parse
-// dropped, a parameter it could not decode, or what makes a linkset+json
-// document invalid.
-func (c *command) positioned(f field, off int, msg string) {
+// dropped, a parameter it could not decode, what makes a linkset+json
+// document invalid, or with -check what weblink.Check found. -check shows
+// it under the excerpt with a caret, marked as an error or a warning.
+func (c *command) positioned(f field, off int, msg string, warning bool) {
 	off = min(max(off, 0), len(f.text))
 	label := f.label
 	if f.line > 0 {
@@ -193,9 +211,19 @@ func (c *command) positioned(f field, off int, msg string) {
 		c.errorf("%s: %s", where, msg)
 		return
 	}
-	c.problems++
 	shown, col := excerpt(f.text, off)
-	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, msg)
+	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s: %s\n", shown, strings.Repeat(" ", col), where, c.severity(warning), msg)
+}
+
+// severity counts a -check problem and returns its mark: "error", or
+// "warning" for what does not make -check fail.
+func (c *command) severity(warning bool) string {
+	if warning {
+		c.warnings++
+		return c.style(yellow, "warning")
+	}
+	c.problems++
+	return c.style(red, "error")
 }
 
 // problem reports an error without a position.
@@ -205,29 +233,30 @@ func (c *command) problem(label string, err error) {
 		c.errorf("%s: %s", label, msg)
 		return
 	}
-	c.problems++
-	fmt.Fprintf(c.out, "%s: %s\n", label, msg)
+	fmt.Fprintf(c.out, "%s: %s: %s\n", label, c.severity(false), msg)
 }
 
-// validate prints what Link.Validate finds in each link, and the relation
-// types that are neither registered nor URIs as warnings.
-func (c *command) validate(links weblink.Links, hints int) {
+// validate prints, for the links of a linkset+json document (whose field
+// values Check has not seen), what Link.Validate finds in each link, and for
+// every link the relation types that are neither registered nor URIs as
+// warnings.
+func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
 		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
 		if i < hints {
 			name += " " + fromHints
 		}
-		for _, e := range leaves(l.Validate()) {
-			c.problems++
-			fmt.Fprintf(c.out, "%s: %s\n", name, clean(strings.TrimPrefix(e.Error(), prefix)))
+		if fromJSON {
+			for _, e := range leaves(l.Validate()) {
+				fmt.Fprintf(c.out, "%s: %s: %s\n", name, c.severity(false), clean(strings.TrimPrefix(e.Error(), prefix)))
+			}
 		}
 		for _, r := range l.Unregistered() {
 			if r == "" {
 				continue
 			}
-			c.warnings++
-			fmt.Fprintf(c.out, "warning: %s: relation type %q is not registered and not a URI\n", name, clean(shorten(r)))
+			fmt.Fprintf(c.out, "%s: %s: relation type %q is not registered and not a URI\n", name, c.severity(true), clean(shorten(r)))
 		}
 	}
 }
@@ -239,8 +268,12 @@ func (c *command) finish() int {
 		return exitNone // the failure was the whole story
 	}
 	if c.opts.check {
-		fmt.Fprintf(c.out, "%d %s: %d %s, %d %s\n", c.links, plural(c.links, "link"),
-			c.problems, plural(c.problems, "problem"), c.warnings, plural(c.warnings, "warning"))
+		more := ""
+		if c.capped {
+			more = " listed (more were found: see above)"
+		}
+		fmt.Fprintf(c.out, "%d %s: %d %s%s, %d %s\n", c.links, plural(c.links, "link"),
+			c.problems, plural(c.problems, "error"), more, c.warnings, plural(c.warnings, "warning"))
 		if c.problems > 0 {
 			return exitProblem
 		}
@@ -277,7 +310,11 @@ func (c *command) writeJSON() error {
 			_, err := (weblink.Links{l}).MarshalJSON()
 			var le *weblink.LinksetError
 			if errors.As(err, &le) {
-				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(le.Msg))
+				reason := le.Msg
+				if !hasRel(l) {
+					reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+				}
+				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
 				continue
 			}
 			ok = append(ok, l)
@@ -289,6 +326,16 @@ func (c *command) writeJSON() error {
 	c.out.Write(jsonSafe(doc))
 	c.out.WriteByte('\n')
 	return nil
+}
+
+// hasRel reports whether l has a relation type.
+func hasRel(l weblink.Link) bool {
+	for _, r := range l.Rel {
+		if r != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // plural returns word, with an "s" unless n is 1.

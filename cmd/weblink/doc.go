@@ -31,11 +31,22 @@
 //	    the URL after redirects
 //	    $ weblink -url https://api.example.com/items
 //	-all
-//	    with -url: follow rel="next" through every page of the same origin
+//	    with -url: follow rel="next" through every page of the same origin,
+//	    printing each page as it arrives; on a terminal, standard error shows a
+//	    progress line (not with NO_COLOR or TERM=dumb)
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
 //	    with -all: stop with an error after N pages (default 1000)
 //	    $ weblink -url https://api.example.com/items -all -max-pages 20
+//	-H 'Name: value'
+//	    with -url: add the request header 'Name: value' (repeat it for several)
+//	    to the requests to the origin of -url, never to another origin, also on
+//	    redirects
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
+//	-timeout DURATION
+//	    with -url: give up on a request after DURATION, such as 10s or 2m
+//	    (default 30s)
+//	    $ weblink -url https://slow.example/items -timeout 2m
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL)
 //	    $ curl -sI "$u" | weblink -base "$u"
@@ -48,8 +59,11 @@
 //	    with -url each page is the anchor of its links
 //	    $ weblink -json '<https://example.com/a>; rel="alternate"'
 //	-check
-//	    validate strictly, with a caret under each syntax error; exit status 2
-//	    when there are problems (warnings do not count)
+//	    validate strictly, as a sender must write Link: under the field value, a
+//	    caret at each problem, marked error (RFC 8288 or RFC 9110 forbids it, or
+//	    a parser drops it) or warning (allowed, but it will not work as meant: a
+//	    preload without as, an unregistered relation type); exit status 2 when
+//	    there are errors
 //	    $ curl -sI https://example.com/ | weblink -check
 //	-format
 //	    print each link as one link-value per line, as weblink would send it
@@ -67,8 +81,12 @@
 // The default output is a table, one row per link: relation types (one that
 // is neither registered nor a URI is marked "?"), target, title (with its
 // language) and other attributes. Colour is used only when standard output is
-// a terminal and NO_COLOR is unset or empty. Text that a terminal would act on
-// is escaped in every mode; -rel percent-encodes it.
+// a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+// terminal would act on is escaped in every mode; -rel percent-encodes it. The
+// userinfo of -url and -base (user:password@) is never printed.
+//
+// With -all, the table, -rel and -format print each page as it arrives; -json
+// writes its document and -check its summary at the end.
 //
 // Exit status: 0 success; 1 no links found, -rel matched nothing, input larger
 // than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a usage

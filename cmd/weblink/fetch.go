@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,20 +16,26 @@ import (
 
 // fetch requests -url and shows the links of the response, or with -all of
 // every page that rel="next" leads to (weblink.Pages: same origin only, a
-// loop ends it, and so does -max-pages). It asks with HEAD, and again with GET
-// when the server answers HEAD with 405 Method Not Allowed or 501 Not
-// Implemented. The pages shown before an error stay shown.
+// loop ends it, and so does -max-pages), each page as it arrives. It asks
+// with HEAD, and again with GET when the server answers HEAD with 405
+// Method Not Allowed or 501 Not Implemented. The pages shown before an
+// error stay shown.
 func (c *command) fetch() error {
-	ctx := context.Background()
+	defer c.progress.clear()
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
-		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
+		req, err := http.NewRequestWithContext(c.ctx, method, c.opts.url, nil)
 		if err != nil {
 			return err
 		}
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
+		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all {
-			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages))
+			seq = weblink.Pages(c.ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
+				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+					c.progress.draw(c.pages+1, c.links, next.URL)
+					return nil
+				}))
 		}
 		retry := false
 		for resp, err := range seq {
@@ -38,9 +45,14 @@ func (c *command) fetch() error {
 				break
 			}
 			if err != nil {
-				return fetchError(resp, err)
+				return c.fetchError(resp, err)
 			}
+			c.progress.clear()
 			c.show(responseSource(resp))
+			c.last = resp
+			if err := c.out.Flush(); err != nil {
+				return err
+			}
 		}
 		if !retry {
 			break
@@ -49,8 +61,8 @@ func (c *command) fetch() error {
 	return nil
 }
 
-// fetchOne sends req and yields its response, with an error when the status
-// is not 2xx. The body is closed after the yield.
+// fetchOne sends req and yields its response, with a *weblink.StatusError
+// when the status is not 2xx. The body is closed after the yield.
 func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, error] {
 	return func(yield func(*http.Response, error) bool) {
 		resp, err := client.Do(req)
@@ -76,11 +88,13 @@ func responseSource(resp *http.Response) source {
 	return src
 }
 
-// fetchError returns the command's message for err, which a fetch of resp
-// (nil when there is none) ended with. A status that is not 2xx is worded
-// the same for -url and -all; the reason phrase is the server's, so it is
-// quoted when it is not printable ASCII.
-func fetchError(resp *http.Response, err error) error {
+// fetchError returns the command's message for err, which a fetch ended
+// with; resp is the response that came with it, if any. The library's
+// errors are told apart with errors.Is and errors.As and said in the
+// command's terms (its flags, not the library's options). A status that
+// is not 2xx is worded the same for -url and -all; the reason phrase is the
+// server's, so it is quoted when it is not printable ASCII.
+func (c *command) fetchError(resp *http.Response, err error) error {
 	var se *weblink.StatusError
 	if resp != nil && resp.Request != nil && errors.As(err, &se) {
 		code := strconv.Itoa(resp.StatusCode)
@@ -89,6 +103,37 @@ func fetchError(resp *http.Response, err error) error {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
 		return errors.New(msg)
+	}
+	page, next := "the last page", "its next link"
+	if c.last != nil {
+		page = showURL(c.last.Request.URL)
+		if u, ok := weblink.NextURL(c.last); ok {
+			next = showURL(u)
+		}
+	}
+	var ue *url.Error
+	var ne net.Error
+	switch {
+	case errors.Is(err, weblink.ErrMaxPages):
+		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
+			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)
+	case errors.Is(err, weblink.ErrCrossOrigin):
+		return fmt.Errorf("%s links to %s, on another origin: weblink follows next links only within the origin of -url; run weblink -url %s -all to go on there",
+			page, next, next)
+	case errors.Is(err, weblink.ErrPageLoop):
+		return fmt.Errorf("%s links back to %s, already shown: the server's pagination loops", page, next)
+	case errors.Is(err, weblink.ErrPageScheme):
+		return fmt.Errorf("%s links to %s, which is not an http or https URL; weblink follows only those", page, next)
+	case errors.Is(err, weblink.ErrNextLink):
+		return fmt.Errorf("%s: its Link header is malformed and has no usable next link, so paging stops (the broken part may be the next link; the messages above show it)", page)
+	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
+		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))
+	case errors.As(err, &ue):
+		where := strings.ToUpper(ue.Op) + " " + clean(withoutUserinfo(ue.URL))
+		if errors.As(err, &ne) && ne.Timeout() {
+			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
+		}
+		return fmt.Errorf("%s: %v", where, ue.Err)
 	}
 	return err
 }

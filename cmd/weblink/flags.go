@@ -5,8 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // options are the command-line flags.
@@ -21,6 +25,8 @@ type options struct {
 	format   bool
 	help     bool
 	discover bool
+	headers  http.Header   // -H, each repeated
+	timeout  time.Duration // for each request
 
 	baseURL *url.URL      // base, parsed, without userinfo; nil when not given
 	user    *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -33,6 +39,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.url, "url", "", flagHelp("url"))
 	fs.BoolVar(&o.all, "all", false, flagHelp("all"))
 	fs.IntVar(&o.maxPages, "max-pages", 1000, flagHelp("max-pages"))
+	fs.Func("H", flagHelp("H"), func(s string) error { return o.addHeader(s) })
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
@@ -41,6 +49,27 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
+}
+
+// addHeader adds a request header given to -H as "Name: value", curl's
+// spelling. The name must be a token and the value must not hold a control
+// character: nothing given on the command line can split a header.
+func (o *options) addHeader(s string) error {
+	name, value, ok := strings.Cut(s, ":")
+	if !ok || !ascii.IsToken(name) {
+		return fmt.Errorf("want \"Name: value\", such as \"Authorization: Bearer $TOKEN\"")
+	}
+	value = strings.Trim(value, " \t")
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return fmt.Errorf("the value of %s holds a control character", name)
+		}
+	}
+	if o.headers == nil {
+		o.headers = http.Header{}
+	}
+	o.headers.Add(name, value)
+	return nil
 }
 
 // flagHelp returns the help of the flag name, from flagDocs.
@@ -115,6 +144,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
+	case o.timeout <= 0:
+		return o, nil, usageError(stderr, "-timeout must be more than 0, such as 10s or 2m"), false
+	case len(o.headers) > 0 && o.url == "":
+		return o, nil, usageError(stderr, "-H needs -url"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}
@@ -123,7 +156,12 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	if o.url != "" {
 		u, err := url.Parse(o.url)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
-			return o, nil, usageError(stderr, fmt.Sprintf("-url: %q is not an absolute http or https URL", withoutUserinfo(o.url))), false
+			s := withoutUserinfo(o.url)
+			msg := fmt.Sprintf("-url: %q is not an absolute http or https URL", s)
+			if !strings.Contains(s, "://") && !strings.HasPrefix(s, "/") {
+				msg += fmt.Sprintf("; did you mean -url %q?", "https://"+s)
+			}
+			return o, nil, usageError(stderr, msg), false
 		}
 		o.user, u.User = u.User, nil
 		o.url = u.String()

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 
 	"github.com/weblinking/weblink"
 )
@@ -13,6 +16,7 @@ import (
 const (
 	bold   = "\x1b[1m"
 	yellow = "\x1b[33m"
+	red    = "\x1b[31m"
 	reset  = "\x1b[0m"
 )
 
@@ -52,12 +56,12 @@ func (c *command) table(pageURL string, links weblink.Links, hints int) {
 				from = cell{"103", c.style(yellow, "103")}
 			}
 		}
-		rows = append(rows, []cell{from, c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
+		rows = append(rows, []cell{from, c.relCell(l), plain(l.Target), cut(title(l)), plain(attributes(l))})
 	}
 	var widths [5]int // 0 for a column left out
 	for _, row := range rows {
 		for i, cl := range row {
-			widths[i] = max(widths[i], min(utf8.RuneCountInString(cl.text), maxColumn))
+			widths[i] = max(widths[i], min(textWidth(cl.text), maxColumn))
 		}
 	}
 	for _, i := range [...]int{0, 3, 4} {
@@ -73,7 +77,7 @@ func (c *command) table(pageURL string, links weblink.Links, hints int) {
 			if widths[i] == 0 {
 				continue
 			}
-			w := utf8.RuneCountInString(cl.text)
+			w := textWidth(cl.text)
 			if w > 0 {
 				b.WriteString(strings.Repeat(" ", pad))
 				b.WriteString(cl.styled)
@@ -113,6 +117,41 @@ func (c *command) header(s string) cell {
 func plain(s string) cell {
 	s = clean(s)
 	return cell{s, s}
+}
+
+// cut returns a cell for the printable form of s, truncated to maxColumn
+// columns: a title, which can be read in part (a target is shown whole, to
+// be copied, and the attributes, in the last column, overflow nothing).
+func cut(s string) cell {
+	s = truncate(clean(s), maxColumn)
+	return cell{s, s}
+}
+
+// textWidth returns the number of terminal columns s takes: two for each
+// East Asian wide or fullwidth character (CJK, most emoji), none for
+// combining marks and other zero-width characters, one for the others
+// (golang.org/x/text/width, Unicode's East Asian Width property).
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// runeWidth returns the number of terminal columns r takes.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }
 
 // relCell returns the relation types of l, each one that is neither
@@ -278,7 +317,7 @@ func excerpt(text string, off int) (shown string, col int) {
 		suffix = "..."
 	}
 	head := prefix + clean(text[start:off])
-	return head + clean(text[off:end]) + suffix, utf8.RuneCountInString(head)
+	return head + clean(text[off:end]) + suffix, textWidth(head)
 }
 
 // trimCR returns end, moved before a CR that ends the line.

@@ -57,7 +57,7 @@ func TestReadmeShellLoop(t *testing.T) {
 	loop := strings.Replace(readmeLoop(t), "https://api.example.com/items", srv.URL+"/items?page=1", 1)
 	for _, flags := range []string{"-c", "-euc"} {
 		requests.Store(0)
-		a.methods = nil
+		a.reset()
 		t.Run(flags, func(t *testing.T) { runLoop(t, bash, flags, loop, a, &requests) })
 	}
 }

@@ -71,13 +71,15 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // withoutUserinfo returns the URL s, which may not parse, without the
-// userinfo of its authority ("user:password@"), for a message.
+// userinfo of its authority ("user:password@"), for a message. Without
+// "//", the text before the first "/", "?" or "#" is taken for the
+// authority, as a user who left out the scheme meant it.
 func withoutUserinfo(s string) string {
-	i := strings.Index(s, "//")
-	if i < 0 {
-		return s
+	start := 0
+	if i := strings.Index(s, "//"); i >= 0 {
+		start = i + 2
 	}
-	authority := s[i+2:]
+	authority := s[start:]
 	if j := strings.IndexAny(authority, "/?#"); j >= 0 {
 		authority = authority[:j]
 	}
@@ -85,5 +87,5 @@ func withoutUserinfo(s string) string {
 	if at < 0 {
 		return s
 	}
-	return s[:i+2] + s[i+2+at+1:]
+	return s[:start] + s[start+at+1:]
 }

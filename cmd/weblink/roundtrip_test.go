@@ -21,8 +21,8 @@ func TestOneValuePerLine(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"<a>; rel=\"next\" junk\n"+
 		"                ^\n"+
-		"line 1, byte 16: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped\n"+
-		"1 link: 1 problem, 0 warnings\n")
+		"line 1, byte 16: error: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped; separate parameters with \";\" and link-values with \",\"; quote a value that holds other characters\n"+
+		"1 link: 1 error, 0 warnings\n")
 	r = runCmd(t, "<a>; rel=next\n<b; rel=last\n", "-check")
 	if !strings.Contains(r.stdout, "line 2, byte 0: ") {
 		t.Errorf("-check of a broken second line:\n%s", r.stdout)
@@ -72,8 +72,8 @@ func TestPastedHeaderLine(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"<a>; rel=next, b\n"+
 		"               ^\n"+
-		"argument 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"1 link: 1 problem, 0 warnings\n")
+		"argument 1, byte 15: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"1 link: 1 error, 0 warnings\n")
 	// Another header is not a Link field value.
 	r = runCmd(t, "", "-rel", "next", `Location: <a>; rel=next`)
 	r.want(t, exitNone, "")
@@ -100,10 +100,18 @@ func TestEarlyHintsHeads(t *testing.T) {
 	r := runCmd(t, "HTTP/1.1 103 Early Hints\nLink: <a.css>; rel=preload, oops\n\nHTTP/1.1 200 OK\nLink: <b>; rel=Next; type=x\n\n", "-check")
 	r.want(t, exitProblem, ""+
 		"<a.css>; rel=preload, oops\n"+
+		"^\n"+
+		"line 2 (103 Early Hints), byte 0: warning: preload without \"as\": browsers do not fetch it; add as= with one of fetch, font, image, script, style, track (HTML Living Standard, \"Link type preload\")\n"+
+		"<a.css>; rel=preload, oops\n"+
 		"                      ^\n"+
-		"line 2 (103 Early Hints), byte 22: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"link 2 <b>: type \"x\" is not a media type type/subtype (RFC 6838)\n"+
-		"2 links: 2 problems, 0 warnings\n")
+		"line 2 (103 Early Hints), byte 22: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"<b>; rel=Next; type=x\n"+
+		"^\n"+
+		"line 5, byte 0: error: type \"x\" is not a media type type/subtype (RFC 6838); write a media type such as \"text/html\" (RFC 6838)\n"+
+		"<b>; rel=Next; type=x\n"+
+		"^\n"+
+		"line 5, byte 0: warning: relation type \"Next\" in rel is registered as \"next\": write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it\n"+
+		"2 links: 2 errors, 2 warnings\n")
 	// The hints of a request that was redirected are not the final
 	// response's.
 	runCmd(t, "HTTP/1.1 103\nLink: <a>; rel=preload\n\nHTTP/1.1 302 Found\n\nHTTP/1.1 200 OK\nLink: <b>; rel=next\n\n", "-format").

@@ -84,7 +84,8 @@ func TestWithoutUserinfo(t *testing.T) {
 		"//a:b@c@e.x/":                  "//e.x/",
 		"http://e.x/@path":              "http://e.x/@path",
 		"http://e.x?u=a@b":              "http://e.x?u=a@b",
-		"relative@x":                    "relative@x",
+		"relative@x":                    "x",
+		"tok@e.x/p@q":                   "e.x/p@q",
 		"http://a:b@[::1":               "http://[::1",
 	} {
 		if got := withoutUserinfo(in); got != want {
@@ -119,4 +120,14 @@ func TestSameOrigin(t *testing.T) {
 			t.Errorf("sameOrigin(%s, %s) = %v, want %v", c.to, c.home, got, c.want)
 		}
 	}
+}
+
+// mustParse parses the URL s.
+func mustParse(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
