@@ -135,7 +135,7 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 // mergeContexts returns a context that is done when ctx or other is, and
 // a function that releases it.
 func mergeContexts(ctx, other context.Context) (context.Context, func()) {
-	if other.Done() == nil || other == ctx {
+	if other.Done() == nil {
 		return ctx, func() {}
 	}
 	merged, cancel := context.WithCancelCause(ctx)

@@ -210,8 +210,9 @@ func (s *htmlScanner) resolve(base *url.URL) {
 			docBase = u
 		}
 	}
+	r := newResolver(docBase)
 	for i := range s.links {
-		s.links[i].Target = resolve(docBase, s.links[i].Target, &s.probs)
+		s.links[i].Target = r.resolve(s.links[i].Target, &s.probs)
 	}
 }
 
