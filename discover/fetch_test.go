@@ -412,3 +412,24 @@ func TestLinksRequests(t *testing.T) {
 		t.Errorf("cancelled req.Context(): error %v", err)
 	}
 }
+
+// TestLinksUserInfo checks that a password in the request URL is not
+// copied into the targets it resolves, nor into the error.
+func TestLinksUserInfo(t *testing.T) {
+	srv := httptest.NewServer(respond(200, "text/html", `<link rel="a" href="/abs"><link rel="b" href="rel">`, `</h>; rel="h"; anchor="#x"`))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://user:secret@", 1)
+	got, err := get(t, u+"/dir/page")
+	if diff := cmp.Diff([]string{"h /h", "a /abs", "b /dir/rel"}, summary(got, srv.URL)); diff != "" || err != nil {
+		t.Errorf("err %v, mismatch (-want +got):\n%s", err, diff)
+	}
+	if got[0].Anchor != srv.URL+"/dir/page#x" {
+		t.Errorf("anchor %q", got[0].Anchor)
+	}
+	gone := httptest.NewServer(respond(404, "text/html", ""))
+	defer gone.Close()
+	_, err = get(t, strings.Replace(gone.URL, "http://", "http://user:secret@", 1))
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %v; want one without the password", err)
+	}
+}

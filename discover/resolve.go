@@ -58,6 +58,20 @@ func resolve(base *url.URL, ref string, p *problems) string {
 	return withoutFragmentURL(base).ResolveReference(u).String()
 }
 
+// resolveLinks resolves the targets and anchors of links in place against
+// base (RFC 8288 §3.1 and §3.2: the target against the base, never against
+// the anchor); an empty Anchor stays empty.
+func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
+	r := newResolver(base)
+	for i := range links {
+		l := &links[i]
+		l.Target = r.resolve(l.Target, p)
+		if l.Anchor != "" {
+			l.Anchor = r.resolve(l.Anchor, p)
+		}
+	}
+}
+
 // resolveURL is resolve for a base URI that is itself resolved: the
 // <base href> of an HTML document and the xml:base of a feed. It returns
 // base when ref cannot be parsed.
