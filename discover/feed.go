@@ -220,7 +220,7 @@ func atomRel(rel string) string {
 
 // add appends a feed link.
 func (s *feedScanner) add(l weblink.Link) {
-	s.links = append(s.links, l)
+	s.links = appendLink(s.links, l)
 	if s.sources != nil {
 		*s.sources = append(*s.sources, "feed")
 	}

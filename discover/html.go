@@ -277,7 +277,7 @@ func (s *htmlScanner) element(z *html.Tokenizer, source string) {
 			l.Params[i] = weblink.Param{Name: sub(p.name), Value: sub(p.value)}
 		}
 	}
-	s.links = append(s.links, l)
+	s.links = appendLink(s.links, l)
 	if s.sources != nil {
 		*s.sources = append(*s.sources, source)
 	}
