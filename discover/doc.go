@@ -69,7 +69,8 @@
 //  8. Header links come first, resolved against the final URL (after
 //     redirects, RFC 8288 §3.1), then the body's links, also resolved
 //     against the final URL: a base URI in the body applies only as rules
-//     2 and 7 say.
+//     2 and 7 say. The user information of the URL is not part of the base:
+//     a password in the request URL is not copied into every target.
 //  9. The Content-Type chooses the parser: text/html and
 //     application/xhtml+xml are HTML; application/atom+xml and
 //     application/rss+xml are feeds, and so are text/xml and

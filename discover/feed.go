@@ -36,6 +36,7 @@ const (
 //     where WebSub puts rel="hub" and rel="self" in RSS.
 //
 // Links of entries and items are not the feed's links and are skipped.
+// RSS 1.0 (an rdf:RDF root) is not read.
 // Targets are resolved against the xml:base in scope (XML Base, RFC 4287
 // §2), itself resolved against base. Links are returned in document order.
 //
@@ -219,7 +220,7 @@ func atomRel(rel string) string {
 
 // add appends a feed link.
 func (s *feedScanner) add(l weblink.Link) {
-	s.links = append(s.links, l)
+	s.links = appendLink(s.links, l)
 	if s.sources != nil {
 		*s.sources = append(*s.sources, "feed")
 	}

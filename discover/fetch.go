@@ -135,7 +135,7 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 // mergeContexts returns a context that is done when ctx or other is, and
 // a function that releases it.
 func mergeContexts(ctx, other context.Context) (context.Context, func()) {
-	if other.Done() == nil || other == ctx {
+	if other.Done() == nil {
 		return ctx, func() {}
 	}
 	merged, cancel := context.WithCancelCause(ctx)
@@ -163,7 +163,8 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		resp.Request = req // a RoundTripper other than net/http's may leave it nil
 	}
 	final := resp.Request.URL
-	header, err := weblink.ParseResponse(resp)
+	header, err := weblink.ParseHeader(resp.Header)
+	resolveLinks(header, baseOf(final), &f.probs)
 	f.add(header, "header")
 	var errs []error
 	if err != nil {
@@ -171,7 +172,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 	}
 	if !is2xx(resp.StatusCode) {
 		st := &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
-		return f.links, errors.Join(append([]error{st}, errs...)...)
+		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
 	}
 	f.body(resp, false)
 	if f.cfg.followLinksets {
@@ -190,6 +191,16 @@ func (f *fetcher) add(links weblink.Links, source string) {
 	}
 }
 
+// baseOf returns the base URI of a response with the URL u: u without its
+// user information, so that a password given in the request URL is not
+// copied into every resolved target, and without its fragment.
+func baseOf(u *url.URL) *url.URL {
+	v := *u
+	v.User = nil
+	v.Fragment, v.RawFragment = "", ""
+	return &v
+}
+
 // is2xx reports whether code is a success status code (RFC 9110 §15.3).
 func is2xx(code int) bool { return code >= 200 && code <= 299 }
 
@@ -197,7 +208,7 @@ func is2xx(code int) bool { return code >= 200 && code <= 299 }
 // by its media type. When linksetOnly is set (a linkset FollowLinksets
 // fetched), a body that is not a linkset is an error.
 func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
-	base := resp.Request.URL
+	base := baseOf(resp.Request.URL)
 	cr := &capReader{r: resp.Body, n: f.cfg.maxBytes}
 	br := bufio.NewReaderSize(cr, 1024)
 	contentType := resp.Header.Get("Content-Type")
@@ -258,13 +269,7 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 	if err != nil {
 		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(base), err))
 	}
-	for i := range links {
-		l := &links[i]
-		l.Target = resolve(base, l.Target, &f.probs)
-		if l.Anchor != "" {
-			l.Anchor = resolve(base, l.Anchor, &f.probs)
-		}
-	}
+	resolveLinks(links, base, &f.probs)
 	f.add(links, "linkset")
 }
 

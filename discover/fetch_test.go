@@ -247,8 +247,10 @@ func TestLinksDefaultMaxBytes(t *testing.T) {
 		{101, []Option{MaxBytes(100)}, true},
 		{4<<20 + 1, []Option{MaxBytes(0)}, true}, // 0 leaves the default
 	} {
-		body := `<link rel=a href=/a>` + strings.Repeat(" ", tc.size-20)
-		srv := httptest.NewServer(respond(200, "text/html", body))
+		// A linkset: read whole, so that the race detector does not make
+		// the test slow as it makes the HTML tokenizer.
+		body := `</a>; rel=a` + strings.Repeat(" ", tc.size-11)
+		srv := httptest.NewServer(respond(200, weblink.LinksetType, body))
 		got, err := get(t, srv.URL, tc.opts...)
 		srv.Close()
 		if errors.Is(err, ErrTruncated) != tc.cut || len(got) != 1 {
@@ -410,5 +412,110 @@ func TestLinksRequests(t *testing.T) {
 	cancel()
 	if _, err := Links(context.Background(), nil, get.WithContext(reqCtx)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled req.Context(): error %v", err)
+	}
+}
+
+// TestLinksUserInfo checks that a password in the request URL is not
+// copied into the targets it resolves, nor into the error.
+func TestLinksUserInfo(t *testing.T) {
+	srv := httptest.NewServer(respond(200, "text/html", `<link rel="a" href="/abs"><link rel="b" href="rel">`, `</h>; rel="h"; anchor="#x"`))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://user:secret@", 1)
+	got, err := get(t, u+"/dir/page")
+	if diff := cmp.Diff([]string{"h /h", "a /abs", "b /dir/rel"}, summary(got, srv.URL)); diff != "" || err != nil {
+		t.Errorf("err %v, mismatch (-want +got):\n%s", err, diff)
+	}
+	if got[0].Anchor != srv.URL+"/dir/page#x" {
+		t.Errorf("anchor %q", got[0].Anchor)
+	}
+	gone := httptest.NewServer(respond(404, "text/html", ""))
+	defer gone.Close()
+	_, err = get(t, strings.Replace(gone.URL, "http://", "http://user:secret@", 1))
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %v; want one without the password", err)
+	}
+}
+
+// TestWebmentionDiscovery follows W3C Webmention §3.1.2: the endpoint is
+// the first Link header with rel="webmention", else the first <link> or
+// <a> element with it, in document order; relative URLs resolve against
+// the page's URL after redirects; an empty href is the page itself; query
+// strings are kept; a rel that only contains "webmention" as part of a
+// word does not count.
+func TestWebmentionDiscovery(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		header []string
+		body   string
+		want   string // path of the endpoint; "" for none
+	}{
+		{"header, relative", []string{`</endpoint>; rel=webmention`}, ``, "/endpoint"},
+		{"header, absolute", []string{`<https://wm.example/e>; rel="webmention"`}, ``, "https://wm.example/e"},
+		{"header, upper-case rel", []string{`</endpoint>; rel="WebMention"`}, ``, "/endpoint"},
+		{"header, several rels", []string{`</endpoint>; rel="webmention somethingelse"`}, ``, "/endpoint"},
+		{"header among other links", []string{`</a>; rel="other", </endpoint>; rel="webmention"`}, ``, "/endpoint"},
+		{"second header line", []string{`</a>; rel="other"`, `</endpoint>; rel="webmention"`}, ``, "/endpoint"},
+		{"header before body", []string{`</header>; rel="webmention"`}, `<link rel="webmention" href="/body">`, "/header"},
+		{"<link>, relative to the page", nil, `<link rel="webmention" href="endpoint">`, "/test/endpoint"},
+		{"<a>", nil, `<p><a rel="webmention" href="/a-endpoint">x</a>`, "/a-endpoint"},
+		{"<a> before <link>", nil, `<a rel="webmention" href="/first">x</a><link rel="webmention" href="/second">`, "/first"},
+		{"<link> before <a>", nil, `<link rel="webmention" href="/first"><a rel="webmention" href="/second">x</a>`, "/first"},
+		{"in a comment, skipped", nil, `<!-- <link rel="webmention" href="/no"> --><link rel="webmention" href="/yes">`, "/yes"},
+		{"escaped text, skipped", nil, `<code>&lt;a rel="webmention" href="/no"&gt;</code><a rel="webmention" href="/yes">x</a>`, "/yes"},
+		{"empty href is the page", nil, `<link rel="webmention" href="">`, "/test/page?x=1"},
+		{"query string kept", nil, `<link rel="webmention" href="/e?version=1">`, "/e?version=1"},
+		{"not-webmention is not webmention", nil, `<link rel="not-webmention" href="/no"><a rel="webmention" href="/yes">x</a>`, "/yes"},
+		{"no href, skipped", nil, `<link rel="webmention"><link rel="webmention" href="/yes">`, "/yes"},
+		{"none", nil, `<link rel="stylesheet" href="/s.css">`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			mux.Handle("/start", http.RedirectHandler("/test/page?x=1", http.StatusFound))
+			mux.Handle("/test/page", respond(200, "text/html; charset=utf-8", tc.body, tc.header...))
+			srv := httptest.NewServer(mux)
+			defer srv.Close()
+			links, err := get(t, srv.URL+"/start", Hyperlinks())
+			if err != nil {
+				t.Errorf("error %v", err)
+			}
+			got := ""
+			if l, ok := links.Rel("webmention"); ok {
+				got = strings.TrimPrefix(l.Target, srv.URL)
+			}
+			if got != tc.want {
+				t.Errorf("endpoint %q; want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWebSubDiscovery follows W3C WebSub §4: hub and self come from the
+// Link header first, then from the HTML <link> elements or the feed's
+// atom:link elements, whatever the feed's content type.
+func TestWebSubDiscovery(t *testing.T) {
+	const hubs = `<link rel="hub" href="https://hub.example/doc"><link rel="self" href="/doc-self">`
+	for _, tc := range []struct {
+		name, contentType, body string
+		header                  []string
+		hub, self               string
+	}{
+		{"header only", "text/plain", "", []string{`<https://hub.example/h>; rel="hub"`, `</topic>; rel="self"`}, "https://hub.example/h", "/topic"},
+		{"header wins over HTML", "text/html", hubs, []string{`<https://hub.example/h>; rel="hub"`, `</topic>; rel="self"`}, "https://hub.example/h", "/topic"},
+		{"HTML", "text/html", hubs, nil, "https://hub.example/doc", "/doc-self"},
+		{"Atom", "application/atom+xml", `<feed xmlns="http://www.w3.org/2005/Atom"><link rel="hub" href="https://hub.example/a"/><link rel="self" href="/atom"/></feed>`, nil, "https://hub.example/a", "/atom"},
+		{"Atom as text/xml", "text/xml; charset=utf-8", `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><link rel="hub" href="https://hub.example/a"/><link rel="self" href="/atom"/></feed>`, nil, "https://hub.example/a", "/atom"},
+		{"RSS as application/xml", "application/xml", `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><atom:link rel="hub" href="https://hub.example/r"/><atom:link rel="self" href="/rss"/></channel></rss>`, nil, "https://hub.example/r", "/rss"},
+		{"header hub, feed self", "application/rss+xml", `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><atom:link rel="self" href="/rss"/></channel></rss>`, []string{`<https://hub.example/h>; rel="hub"`}, "https://hub.example/h", "/rss"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(respond(200, tc.contentType, tc.body, tc.header...))
+			defer srv.Close()
+			links, err := get(t, srv.URL+"/doc")
+			hub, _ := links.Rel("hub")
+			self, _ := links.Rel("self")
+			if err != nil || hub.Target != tc.hub || strings.TrimPrefix(self.Target, srv.URL) != tc.self {
+				t.Errorf("hub %q, self %q, error %v; want %q and %q", hub.Target, self.Target, err, tc.hub, tc.self)
+			}
+		})
 	}
 }

@@ -104,3 +104,27 @@ func FuzzFeed(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResolver checks that the short cut of resolver gives what resolve
+// (net/url) gives, for every reference and a few bases.
+func FuzzResolver(f *testing.F) {
+	for _, s := range []string{
+		"/a/b", "/a/./b", "/a/../b", "/.well-known/x", "/a/.", "/a/..", "/a//b", "/a?b=/c/../d#e", "/%41%2f%zz",
+		"/a b", "/é", "/a#b#c", "/[x]", "/?", "/#", "/a?", "https://h.example", "https://h.example:8080/p?q#f",
+		"http://H.Example/A", "https://h:/p", "https://user@h/p", "https://h.example?q=1", "https://[::1]/", "//h/p", "/",
+	} {
+		f.Add(s, 0)
+	}
+	bases := []string{"https://example.com/dir/page?q=1#frag", "http://user:pw@Example.COM:8080/", "https://[::1]:443/a/b", "file:///tmp/x", "mailto:a@b"}
+	f.Fuzz(func(t *testing.T, ref string, b int) {
+		base, err := url.Parse(bases[uint(b)%uint(len(bases))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p1, p2 problems
+		r := newResolver(withoutFragmentURL(base))
+		if got, want := r.resolve(ref, &p1), resolve(base, ref, &p2); got != want {
+			t.Errorf("resolver(%q).resolve(%q) = %q; resolve gives %q", base, ref, got, want)
+		}
+	})
+}

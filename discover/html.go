@@ -210,8 +210,9 @@ func (s *htmlScanner) resolve(base *url.URL) {
 			docBase = u
 		}
 	}
+	r := newResolver(docBase)
 	for i := range s.links {
-		s.links[i].Target = resolve(docBase, s.links[i].Target, &s.probs)
+		s.links[i].Target = r.resolve(s.links[i].Target, &s.probs)
 	}
 }
 
@@ -276,7 +277,7 @@ func (s *htmlScanner) element(z *html.Tokenizer, source string) {
 			l.Params[i] = weblink.Param{Name: sub(p.name), Value: sub(p.value)}
 		}
 	}
-	s.links = append(s.links, l)
+	s.links = appendLink(s.links, l)
 	if s.sources != nil {
 		*s.sources = append(*s.sources, source)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,31 @@ func resolve(base *url.URL, ref string, p *problems) string {
 		return ref
 	}
 	return withoutFragmentURL(base).ResolveReference(u).String()
+}
+
+// appendLink appends l to links, doubling the capacity when it is full: a
+// Link is 192 bytes, and append's growth by a quarter for large slices
+// would allocate five times the final size for a document of many links,
+// where doubling allocates twice.
+func appendLink(links weblink.Links, l weblink.Link) weblink.Links {
+	if len(links) == cap(links) {
+		links = slices.Grow(links, max(len(links), 4))
+	}
+	return append(links, l)
+}
+
+// resolveLinks resolves the targets and anchors of links in place against
+// base (RFC 8288 §3.1 and §3.2: the target against the base, never against
+// the anchor); an empty Anchor stays empty.
+func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
+	r := newResolver(base)
+	for i := range links {
+		l := &links[i]
+		l.Target = r.resolve(l.Target, p)
+		if l.Anchor != "" {
+			l.Anchor = r.resolve(l.Anchor, p)
+		}
+	}
 }
 
 // resolveURL is resolve for a base URI that is itself resolved: the
@@ -139,4 +165,111 @@ func joinErr(a, b error) error {
 		return a
 	}
 	return errors.Join(a, b)
+}
+
+// resolver resolves many references against one base, as resolve does,
+// with a short cut for the two forms most links of a page take: an
+// absolute http or https URL and a path from the root ("/static/app.css").
+// When such a reference holds only bytes that net/url keeps as they are and
+// no "." or ".." segment, resolving it changes nothing but the prefix, so
+// the result is built without parsing (FuzzResolver checks that it is what
+// resolve returns).
+type resolver struct {
+	base   *url.URL
+	prefix string // the base's scheme://authority; "" when the short cut does not apply
+}
+
+// newResolver returns a resolver for base, which may be nil.
+func newResolver(base *url.URL) resolver {
+	r := resolver{base: base}
+	if base != nil && base.Scheme != "" && base.Opaque == "" && base.Host != "" {
+		r.prefix = (&url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}).String()
+	}
+	return r
+}
+
+// resolve returns ref resolved against r's base, like resolve.
+func (r *resolver) resolve(ref string, p *problems) string {
+	if r.base == nil {
+		return ref
+	}
+	if (strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")) && plainAbsolute(ref) {
+		return ref
+	}
+	if r.prefix != "" && len(ref) > 1 && ref[0] == '/' && ref[1] != '/' && plainRest(ref) {
+		return r.prefix + ref
+	}
+	return resolve(r.base, ref, p)
+}
+
+// plainAbsolute reports whether the http or https URL ref has a host of
+// letters, digits, dots and hyphens, an optional numeric port, and a plain
+// rest (plainRest).
+func plainAbsolute(ref string) bool {
+	i := strings.Index(ref, "//") + 2
+	host := i
+	for i < len(ref) && (isAlnum(ref[i]) || ref[i] == '.' || ref[i] == '-') {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(ref) && ref[i] == ':' {
+		i++
+		port := i
+		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
+			i++
+		}
+		if i == port {
+			return false
+		}
+	}
+	return i == len(ref) || ref[i] == '/' && plainRest(ref[i:]) || ref[i] == '?' && plainRest(ref[i:])
+}
+
+// plainRest reports whether s, the path, query and fragment of a URL,
+// holds only unreserved characters, sub-delims, ":", "@", "/", "?" (after
+// the path) and well-formed percent-encodings, at most one "#" and not at
+// the end, and no path segment "." or "..".
+func plainRest(s string) bool {
+	inPath, fragment := true, false
+	segment := 0 // start of the current path segment
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isAlnum(c) || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
+		case c == '%':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
+			continue
+		case c == '?':
+		case c == '#' && !fragment && i+1 < len(s): // net/url drops an empty fragment
+			fragment = true
+		default:
+			return false
+		}
+		if inPath && (c == '/' || c == '?' || c == '#') {
+			if seg := s[segment:i]; seg == "." || seg == ".." {
+				return false
+			}
+			segment = i + 1
+			inPath = c == '/'
+		}
+	}
+	if seg := s[segment:]; inPath && (seg == "." || seg == "..") {
+		return false
+	}
+	return true
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isHex reports whether c is a hexadecimal digit.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
