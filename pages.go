@@ -15,8 +15,9 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// Errors that end a Pages iteration. Each is wrapped with the URLs involved;
-// test for them with errors.Is.
+// Errors that end a Pages iteration. Each is wrapped with the URLs involved,
+// written without their userinfo (a user name is often a token); test for
+// them with errors.Is.
 var (
 	// ErrPageMethod is returned, before any request is sent, when the request
 	// given to Pages is not a GET or HEAD request: following a link
@@ -58,7 +59,7 @@ var (
 type StatusError struct {
 	StatusCode int    // e.g. 500
 	Status     string // e.g. "500 Internal Server Error"
-	URL        string // the URL of the request that got the response, after redirects, without password
+	URL        string // the URL of the request that got the response, after redirects, without userinfo
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
@@ -176,8 +177,8 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
 // ErrCrossOrigin unless AllowCrossOrigin is given. Whatever the options, the
-// Authorization, Cookie and Proxy-Authorization headers of req are sent only
-// to req's origin and to its https upgrade (the same host, http to https,
+// Authorization, Cookie and Proxy-Authorization headers of req (under any
+// spelling of their names) are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
@@ -235,10 +236,14 @@ func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	return &c
 }
 
-// deleteCredentials removes the headers that carry credentials.
+// deleteCredentials removes the headers that carry credentials, under any
+// spelling of their names: a key set directly in the map, such as
+// h["authorization"], is sent as it is.
 func deleteCredentials(h http.Header) {
-	for _, name := range [...]string{"Authorization", "Cookie", "Proxy-Authorization"} {
-		h.Del(name)
+	for name := range h {
+		if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
+			delete(h, name)
+		}
 	}
 }
 
@@ -353,7 +358,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			return nil, fmt.Errorf("weblink: page %d: %w", n, err)
+			return nil, fmt.Errorf("weblink: page %d: %w", n, withoutUserinfo(err))
 		}
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
@@ -587,11 +592,26 @@ func visitKey(u *url.URL) string {
 	return v.String()
 }
 
-// redacted is u as a string without its password and fragment.
+// redacted is u as a string without its userinfo and fragment: not even
+// the user name, which often is a token.
 func redacted(u *url.URL) string {
 	v := *u
+	v.User = nil
 	v.Fragment, v.RawFragment = "", ""
-	return v.Redacted()
+	return v.String()
+}
+
+// withoutUserinfo removes the userinfo from the URL of a *url.Error in err,
+// which net/http writes with the user name.
+func withoutUserinfo(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && strings.Contains(ue.URL, "@") {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.User != nil {
+			u.User = nil
+			ue.URL = u.String()
+		}
+	}
+	return err
 }
 
 // showURL is u for an error message: redacted, quoted and shortened.
