@@ -358,7 +358,9 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			return nil, fmt.Errorf("weblink: page %d: %w", n, withoutUserinfo(err))
+			// net/http's error names the URL it was at, which for a
+			// redirect is the Location as written, often relative.
+			return nil, fmt.Errorf("weblink: page %d (%s): %w", n, showURL(req.URL), withoutUserinfo(err))
 		}
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
