@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -129,4 +132,63 @@ func ExampleBeforeNext() {
 	// /items?after=1 cursor 2
 	// /items?after=2 cursor 3
 	// done
+}
+
+// ExamplePageOption builds the options of a Pages loop from a
+// configuration, where a zero value means "no limit".
+func ExamplePageOption() {
+	srv := endless()
+	defer srv.Close()
+
+	config := struct {
+		MaxPages int
+		MaxWait  time.Duration
+	}{MaxPages: 2}
+	opts := []weblink.PageOption{weblink.MaxPages(config.MaxPages), weblink.WaitRateLimits(config.MaxWait)}
+
+	ctx := context.Background()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/items?page=1", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for resp, err := range weblink.Pages(ctx, nil, req, opts...) {
+		if err != nil {
+			fmt.Println(errors.Is(err, weblink.ErrMaxPages))
+			break
+		}
+		fmt.Println(resp.Request.URL.RawQuery)
+	}
+	// Output:
+	// page=1
+	// page=2
+	// true
+}
+
+// ExampleStatusError reads the body of a page that was not 2xx, which
+// Pages yields with a *StatusError, and tells a missing page from a
+// refusal.
+func ExampleStatusError() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"message": "Bad credentials"}`, http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+
+	ctx := context.Background()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/items", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for resp, err := range weblink.Pages(ctx, nil, req) {
+		var se *weblink.StatusError
+		if errors.As(err, &se) {
+			body, _ := io.ReadAll(resp.Body) // still open in the loop body
+			fmt.Println(se.StatusCode, strings.TrimSpace(string(body)))
+			break
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	// Output:
+	// 401 {"message": "Bad credentials"}
 }

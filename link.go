@@ -131,8 +131,9 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 // AllRel returns every link that has the relation type rel, compared
 // case-insensitively (RFC 8288 §2.1.1), in the order they were written, or
 // nil when there is none: all the alternate chains of an ACME certificate
-// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page. The
-// links are copies; ls is not modified.
+// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page,
+// where [Links.Rel] gives only the first. The links are copies; ls is not
+// modified.
 func (ls Links) AllRel(rel string) Links {
 	n := 0
 	for i := range ls {

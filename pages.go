@@ -15,11 +15,12 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// Errors that end a Pages iteration. Each is wrapped with the URLs involved;
-// test for them with errors.Is.
+// Errors that end a Pages iteration. Each is wrapped with the URLs involved,
+// written without their userinfo (a user name is often a token); test for
+// them with errors.Is.
 var (
 	// ErrPageMethod is returned, before any request is sent, when the request
-	// given to Pages is not a GET or HEAD request: following a link
+	// given to [Pages] is not a GET or HEAD request: following a link
 	// repeats the request, which is only safe for those methods.
 	ErrPageMethod = errors.New("weblink: Pages follows only GET and HEAD requests")
 
@@ -29,36 +30,36 @@ var (
 
 	// ErrCrossOrigin is returned when a next link leads to an origin other
 	// than the one where the first page ended up (after redirects) and
-	// req's own, and AllowCrossOrigin was not given.
+	// req's own, and [AllowCrossOrigin] was not given.
 	ErrCrossOrigin = errors.New("weblink: next link leads to another origin")
 
 	// ErrPageLoop is returned when a next link leads to a page that was
 	// already fetched in the same iteration (compared without fragment).
 	ErrPageLoop = errors.New("weblink: next link leads to a page already visited")
 
-	// ErrMaxPages is returned when the page set by MaxPages has been
+	// ErrMaxPages is returned when the page set by [MaxPages] has been
 	// yielded and it still has a next link.
 	ErrMaxPages = errors.New("weblink: page limit reached")
 
 	// ErrNextLink is returned when a page's Link header is malformed and it
 	// has no usable rel="next" link: the broken part may have been the next
-	// link, so Pages reports it rather than guess that this is the last
-	// page. The parse error is wrapped too (errors.Is(err, ErrSyntax) holds
+	// link, so [Pages] reports it rather than guess that this is the last
+	// page. The parse error is wrapped too ([errors.Is](err, [ErrSyntax]) holds
 	// for a malformed link-value).
 	ErrNextLink = errors.New("weblink: malformed Link header and no usable next link")
 
-	// ErrStatus matches every *StatusError with errors.Is.
+	// ErrStatus matches every [*StatusError] with [errors.Is].
 	ErrStatus = errors.New("weblink: response status is not 2xx")
 )
 
-// StatusError is the error Pages yields together with a response whose
+// StatusError is the error [Pages] yields together with a response whose
 // status code is not 2xx. The response is yielded with it, so the caller can
 // still read the body, which often says what went wrong. Iteration stops
 // after it.
 type StatusError struct {
 	StatusCode int    // e.g. 500
 	Status     string // e.g. "500 Internal Server Error"
-	URL        string // the URL of the request that got the response, after redirects, without password
+	URL        string // the URL of the request that got the response, after redirects, without userinfo
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
@@ -75,12 +76,12 @@ func (e *StatusError) Error() string {
 	return "weblink: " + quoteForError(e.URL) + " answered " + status + "; the response body may say why"
 }
 
-// Is reports whether target is ErrStatus, so that errors.Is(err, ErrStatus)
-// finds every *StatusError.
+// Is reports whether target is [ErrStatus], so that [errors.Is](err, ErrStatus)
+// finds every [*StatusError].
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
-// PageOption configures Pages and Items. Create one with MaxPages,
-// AllowCrossOrigin, BeforeNext or WaitRateLimits.
+// PageOption configures [Pages] and [Items]. Create one with [MaxPages],
+// [AllowCrossOrigin], [BeforeNext] or [WaitRateLimits].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
@@ -91,30 +92,30 @@ type pageConfig struct {
 	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
 }
 
-// MaxPages makes Pages stop after n pages: when the n-th page has a next
-// link, Pages yields it and then an error wrapping ErrMaxPages instead of
+// MaxPages makes [Pages] stop after n pages: when the n-th page has a next
+// link, Pages yields it and then an error wrapping [ErrMaxPages] instead of
 // requesting page n+1. A last page that has no next link ends the iteration
 // without error even when it is the n-th. An n below 1 means no limit, the
 // same as not giving MaxPages, so that a zero value from a configuration
-// disables the limit. A page requested again by WaitRateLimits counts once.
+// disables the limit. A page requested again by [WaitRateLimits] counts once.
 func MaxPages(n int) PageOption {
 	return func(c *pageConfig) { c.maxPages = n }
 }
 
-// AllowCrossOrigin lets Pages follow next links to an origin (scheme, host
+// AllowCrossOrigin lets [Pages] follow next links to an origin (scheme, host
 // and port) other than the one of the first page. Credentials are never
 // sent there: see Pages.
 func AllowCrossOrigin() PageOption {
 	return func(c *pageConfig) { c.crossOrigin = true }
 }
 
-// BeforeNext sets a function that Pages calls before each next request, with
+// BeforeNext sets a function that [Pages] calls before each next request, with
 // the page that linked to it (whose body is already closed; its header is
 // intact) and the request about to be sent. It may wait (for example on
 // rate-limit headers of prev, honouring next.Context()), modify next (sign
 // it, add headers) or refuse it by returning an error, which ends the
-// iteration wrapped (errors.Is finds it). It is not called for the first
-// request, and it is called once per page: a request that WaitRateLimits
+// iteration wrapped ([errors.Is] finds it). It is not called for the first
+// request, and it is called once per page: a request that [WaitRateLimits]
 // sends again is sent as BeforeNext left it. Pages checks the link before
 // calling it, and waits for a rate limit that prev says is spent before it
 // too; it does not check next again afterwards: changes made here are the
@@ -126,7 +127,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // Pages fetches req, then follows each response's rel="next" link until there is none.
 // It yields every response in order; the response body is closed when the loop body
 // returns, so read it inside the loop. The first error ends the iteration.
-// Items does the same and yields the decoded items of each page instead.
+// [Items] does the same and yields the decoded items of each page instead.
 //
 // A typical loop:
 //
@@ -137,21 +138,21 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 //		// decode resp.Body
 //	}
 //
-// client nil means http.DefaultClient. The next URL is the target of the
+// client nil means [http.DefaultClient]. The next URL is the target of the
 // first link with relation type "next" (compared case-insensitively) in all
 // the Link field lines of the response, resolved against the URL of the
 // request that produced it, after redirects (RFC 8288 §3.1, RFC 3986 §5.2);
-// see NextURL. When a link-value of the header is malformed but the header
+// see [NextURL]. When a link-value of the header is malformed but the header
 // still has a usable next link, Pages follows it; when it has none, Pages
-// reports ErrNextLink instead of ending as if this were the last page.
+// reports [ErrNextLink] instead of ending as if this were the last page.
 //
 // Each next request is a clone of req with the iteration's context (below),
 // the next URL, req's header (except credentials, below) and no body;
 // req.Host, if set, is kept only for next URLs with the same host and port
 // as req.URL. req itself is not modified, and each range over the sequence
 // starts again from req. req must be a GET or HEAD request with an http or
-// https URL, else the only thing yielded is an error wrapping ErrPageMethod
-// or ErrPageScheme, before any request is sent. The next page is requested
+// https URL, else the only thing yielded is an error wrapping [ErrPageMethod]
+// or [ErrPageScheme], before any request is sent. The next page is requested
 // only when the loop body for the current page returns (there is no
 // prefetching); at that moment the current body is closed, after reading
 // and discarding up to 2 KiB of what is left (as net/http does for a
@@ -163,7 +164,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 //
 // Both ctx and req.Context() count: the iteration stops when either is done,
 // whichever is first, with an error matching that context's error
-// (errors.Is(err, context.Canceled) or context.DeadlineExceeded); a req
+// ([errors.Is](err, context.Canceled) or context.DeadlineExceeded); a req
 // whose context is already done yields that one error and sends nothing.
 // Pages starts no goroutine of its own, and none outlives an iteration
 // (net/http runs its transport's as usual).
@@ -175,9 +176,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // upgrade or a redirect to a canonical host does not stop paging; later
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
-// ErrCrossOrigin unless AllowCrossOrigin is given. Whatever the options, the
-// Authorization, Cookie and Proxy-Authorization headers of req are sent only
-// to req's origin and to its https upgrade (the same host, http to https,
+// [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
+// Authorization, Cookie and Proxy-Authorization headers of req (under any
+// spelling of their names) are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
@@ -188,13 +189,13 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // page that carried the link has been yielded normally: a next URL that is
 // not http or https (ErrPageScheme), leads to another origin (ErrCrossOrigin),
 // was already fetched in this iteration, compared without fragment
-// (ErrPageLoop), or is beyond MaxPages (ErrMaxPages); a malformed Link header
-// with no usable next link (ErrNextLink); an error from BeforeNext; a
+// ([ErrPageLoop]), or is beyond [MaxPages] ([ErrMaxPages]); a malformed Link header
+// with no usable next link (ErrNextLink); an error from [BeforeNext]; a
 // context done before or while a request is sent, or during a wait of
-// WaitRateLimits; a rate limit that WaitRateLimits will not wait for
-// (ErrRateLimited); and any other error from client.Do. A response whose
-// status is not 2xx is yielded together with a *StatusError (matching
-// ErrStatus), and nothing more is requested; its body is readable in the
+// [WaitRateLimits]; a rate limit that WaitRateLimits will not wait for
+// ([ErrRateLimited]); and any other error from client.Do. A response whose
+// status is not 2xx is yielded together with a [*StatusError] (matching
+// [ErrStatus]), and nothing more is requested; its body is readable in the
 // loop body, and closed after it as usual. With WaitRateLimits, a page
 // refused by a rate limit is requested again first (see WaitRateLimits).
 func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...PageOption) iter.Seq2[*http.Response, error] {
@@ -235,10 +236,14 @@ func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	return &c
 }
 
-// deleteCredentials removes the headers that carry credentials.
+// deleteCredentials removes the headers that carry credentials, under any
+// spelling of their names: a key set directly in the map, such as
+// h["authorization"], is sent as it is.
 func deleteCredentials(h http.Header) {
-	for _, name := range [...]string{"Authorization", "Cookie", "Proxy-Authorization"} {
-		h.Del(name)
+	for name := range h {
+		if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
+			delete(h, name)
+		}
 	}
 }
 
@@ -353,7 +358,9 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			return nil, fmt.Errorf("weblink: page %d: %w", n, err)
+			// net/http's error names the URL it was at, which for a
+			// redirect is the Location as written, often relative.
+			return nil, fmt.Errorf("weblink: page %d (%s): %w", n, showURL(req.URL), withoutUserinfo(err))
 		}
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
@@ -507,7 +514,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // "next" (compared case-insensitively), from all its Link field lines,
 // resolved against the URL of the request that produced resp, after
 // redirects (RFC 8288 §3.1, RFC 3986 §5.2), and whether there is one. It is
-// for callers that page by hand; Pages uses the same rule.
+// for callers that page by hand; [Pages] uses the same rule.
 //
 // A next link with an anchor other than the page itself (or a fragment of
 // it) is about another resource and is passed over. It reports false when
@@ -568,11 +575,26 @@ func visitKey(u *url.URL) string {
 	return v.String()
 }
 
-// redacted is u as a string without its password and fragment.
+// redacted is u as a string without its userinfo and fragment: not even
+// the user name, which often is a token.
 func redacted(u *url.URL) string {
 	v := *u
+	v.User = nil
 	v.Fragment, v.RawFragment = "", ""
-	return v.Redacted()
+	return v.String()
+}
+
+// withoutUserinfo removes the userinfo from the URL of a *url.Error in err,
+// which net/http writes with the user name.
+func withoutUserinfo(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && strings.Contains(ue.URL, "@") {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.User != nil {
+			u.User = nil
+			ue.URL = u.String()
+		}
+	}
+	return err
 }
 
 // showURL is u for an error message: redacted, quoted and shortened.

@@ -10,9 +10,9 @@ import (
 	"net/http"
 )
 
-// Items pages through req the way Pages does, with the same options and
-// safety checks (loops, schemes, origins, credentials, MaxPages,
-// WaitRateLimits), and yields the items that decode returns for each 2xx
+// Items pages through req the way [Pages] does, with the same options and
+// safety checks (loops, schemes, origins, credentials, [MaxPages],
+// [WaitRateLimits]), and yields the items that decode returns for each 2xx
 // page, in order: every item of every page, with a nil error.
 //
 //	for issue, err := range weblink.Items(ctx, client, req, weblink.JSONItems[Issue]) {
@@ -23,10 +23,10 @@ import (
 //	}
 //
 // decode reads the page's body; Pages closes it afterwards, also when the
-// loop body breaks in the middle of a page. JSONItems decodes a JSON array.
+// loop body breaks in the middle of a page. [JSONItems] decodes a JSON array.
 // The first error ends the iteration, yielded with the zero T: an error from
-// Pages (for a page that is not 2xx, a *StatusError, whose response body is
-// closed unread), or an error from decode, wrapped (errors.Is and errors.As
+// Pages (for a page that is not 2xx, a [*StatusError], whose response body is
+// closed unread), or an error from decode, wrapped ([errors.Is] and [errors.As]
 // find it) in an error that names the page URL. Each range over the
 // sequence starts again from req.
 func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
@@ -55,7 +55,7 @@ func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 	}
 }
 
-// JSONItems decodes the body of resp as a JSON array of T, for Items. An
+// JSONItems decodes the body of resp as a JSON array of T, for [Items]. An
 // empty body (a 204 No Content, the answer to a HEAD request, or only
 // whitespace) and the JSON null are no items; anything after the array is an
 // error.

@@ -8,16 +8,16 @@ import (
 	"time"
 )
 
-// ErrRateLimited is wrapped by the error that ends a Pages or Items
-// iteration when WaitRateLimits gives up: the waits of the iteration would
+// ErrRateLimited is wrapped by the error that ends a [Pages] or [Items]
+// iteration when [WaitRateLimits] gives up: the waits of the iteration would
 // add up to more than its maxWait, or a page would be requested more than 11
-// times (the first request and 10 retries). Test for it with errors.Is.
+// times (the first request and 10 retries). Test for it with [errors.Is].
 var ErrRateLimited = errors.New("weblink: rate limited for longer than WaitRateLimits waits")
 
 // maxRetries is how many times WaitRateLimits requests one page again.
 const maxRetries = 10
 
-// WaitRateLimits makes Pages (and Items) wait out the rate limits of an API,
+// WaitRateLimits makes [Pages] (and [Items]) wait out the rate limits of an API,
 // for at most maxWait in all during one iteration; a maxWait of 0 or less
 // makes the option do nothing.
 //
@@ -30,21 +30,21 @@ const maxRetries = 10
 // RateLimit-Reset: a value of 1e9 or more is a Unix time, a smaller one a
 // number of seconds from now, fractions allowed (digits, then optionally "."
 // and digits; anything else is no reset). Retry-After wins when both are
-// present. A 403 without these fields is an ordinary *StatusError, as is a
+// present. A 403 without these fields is an ordinary [*StatusError], as is a
 // 503 without Retry-After.
 //
 // A 2xx page whose remaining count is 0 and that has a next link makes Pages
 // wait for its reset before it requests the next page, instead of sending a
 // request that would be refused; it does not wait after the last page. This
-// wait comes after the checks of the next link and before BeforeNext.
+// wait comes after the checks of the next link and before [BeforeNext].
 //
 // Waits end when ctx or req.Context() is done, with an error matching it.
 // When a wait would bring the waits of the iteration past maxWait, it is not
-// slept: the iteration ends at once with an error wrapping ErrRateLimited,
+// slept: the iteration ends at once with an error wrapping [ErrRateLimited],
 // yielded with the refused response and wrapping its *StatusError too, or
 // yielded alone, naming the next page, when the wait was for a reset before
 // it. So does the 11th refusal of one page (10 retries). A page requested
-// again is one page for MaxPages, and BeforeNext runs once for it. A retry
+// again is one page for [MaxPages], and BeforeNext runs once for it. A retry
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
 func WaitRateLimits(maxWait time.Duration) PageOption {
