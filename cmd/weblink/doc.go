@@ -56,14 +56,15 @@
 //	    $ next=$(curl -sI "$u" | weblink -rel next -base "$u")
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);
-//	    with -url each page is the anchor of its links
+//	    a link without anchor gets its base as anchor: -base, or the page of
+//	    -url that sent it
 //	    $ weblink -json '<https://example.com/a>; rel="alternate"'
 //	-check
-//	    validate strictly, as a sender must write Link: under the field value, a
-//	    caret at each problem, marked error (RFC 8288 or RFC 9110 forbids it, or
-//	    a parser drops it) or warning (allowed, but it will not work as meant: a
-//	    preload without as, an unregistered relation type); exit status 2 when
-//	    there are errors
+//	    check the links as a sender must write them: each problem is shown under
+//	    its field value with a caret and marked error (RFC 8288 or RFC 9110
+//	    forbids it, or parsers drop it) or warning (allowed, but it will not
+//	    work as meant, such as a preload without as or an unregistered relation
+//	    type); exit status 2 when there are errors
 //	    $ curl -sI https://example.com/ | weblink -check
 //	-format
 //	    print each link as one link-value per line, as weblink would send it
