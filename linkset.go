@@ -2,7 +2,6 @@ package weblink
 
 import (
 	"errors"
-	"strconv"
 )
 
 // Media types of the two linkset formats (RFC 9264 §8.2 and §8.3), for
@@ -51,52 +50,3 @@ func FormatLinkset(ls Links) []byte {
 	}
 	return b
 }
-
-// LinksetError reports why [Links.UnmarshalJSON] rejected an
-// application/linkset+json document, or why [Links.MarshalJSON] cannot write
-// a link. errors.Is(err, [ErrInvalidLinkset]) finds every *LinksetError, and
-// errors.As gives its position, so that a program can point at the problem
-// without reading the message.
-type LinksetError struct {
-	// Path is where in the document the problem is, as a JSON path such
-	// as linkset[0].next[1].href; "" when the problem is the document as a
-	// whole (not UTF-8, not JSON) or when MarshalJSON reports it.
-	Path string
-	// Offset is the byte offset in the document of the token at which
-	// UnmarshalJSON found the problem (json.Decoder.InputOffset; for a
-	// missing member, the "}" that closes its object), of the JSON syntax
-	// error, or of the first byte that is not UTF-8; -1 for MarshalJSON.
-	Offset int64
-	// Link is the index of the link that MarshalJSON cannot write; -1 for
-	// UnmarshalJSON.
-	Link int
-	// Msg says what is wrong and what to write instead.
-	Msg string
-
-	target string // the Target of link Link, for the message
-	err    error  // the cause: the *json.SyntaxError or io.ErrUnexpectedEOF of invalid JSON
-}
-
-// Error returns "weblink: invalid linkset: " followed by the path or the
-// link and the message.
-func (e *LinksetError) Error() string {
-	s := ErrInvalidLinkset.Error() + ": "
-	switch {
-	case e.Link >= 0:
-		s += "link " + strconv.Itoa(e.Link) + " (target " + quoteForError(e.target) + "): "
-	case e.Path != "":
-		s += e.Path + ": "
-	}
-	s += e.Msg
-	if e.err != nil {
-		s += ": " + e.err.Error()
-	}
-	return s
-}
-
-// Is reports whether target is ErrInvalidLinkset.
-func (e *LinksetError) Is(target error) bool { return target == ErrInvalidLinkset }
-
-// Unwrap returns the cause of invalid JSON (a *json.SyntaxError or
-// io.ErrUnexpectedEOF), or nil.
-func (e *LinksetError) Unwrap() error { return e.err }
