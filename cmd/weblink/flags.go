@@ -39,7 +39,7 @@ Flags, before or after the values ("--" ends them):
                 weblink -url https://api.example.com/items -all -rel next
   -max-pages N  with -all: stop with an error after N pages (default 1000)
                 weblink -url https://api.example.com/items -all -max-pages 20
-  -discover  with -url: GET; list header and body links (HTML, feeds, linksets)
+  -discover   with -url: GET; list header and body links (HTML, feeds, linksets)
                 weblink -url https://example.com/post -discover -rel webmention
               with their source; -rel prints the first match (the endpoint)
   -base URL   resolve targets against URL (default: the fetched URL)
