@@ -4,27 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
-
-// readLinksetFile returns the contents of testdata/linkset/name.
-func readLinksetFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "linkset", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // jsonDiff decodes two JSON documents and returns their differences, ""
 // when they hold the same values: JSON compared semantically.
@@ -63,9 +50,10 @@ func marshalLinks(t testing.TB, ls Links) []byte {
 	return b
 }
 
-// validText replaces each byte of s that is not part of valid UTF-8 with
-// U+FFFD, as encoding/json does when it writes a string.
-func validText(s string) string { return string([]rune(s)) }
+// jsonText replaces each byte of s that is not part of valid UTF-8 with
+// U+FFFD, as encoding/json does when it writes a string (an oracle
+// independent of validText).
+func jsonText(s string) string { return string([]rune(s)) }
 
 // jsonEquivalent returns what UnmarshalJSON gives back for the JSON that
 // MarshalJSON writes for ls, by the rules of the UnmarshalJSON
@@ -78,25 +66,27 @@ func jsonEquivalent(ls Links) Links {
 	for _, l := range ls {
 		var rels []string
 		for _, r := range l.Rel {
-			if r != "" && !slices.Contains(rels, lower(r)) {
-				rels = append(rels, lower(r))
+			// Relation types compare as written: lower-cased, each byte
+			// that is not UTF-8 a U+FFFD.
+			if w := jsonText(ascii.Lower(r)); r != "" && !slices.Contains(rels, w) {
+				rels = append(rels, w)
 			}
 		}
 		for _, r := range rels {
 			e := Link{
 				Target:    string(appendURI(nil, l.Target)),
-				Rel:       []string{validText(r)},
+				Rel:       []string{r},
 				Anchor:    string(appendURI(nil, l.Anchor)),
-				Media:     validText(l.Media),
-				Title:     validText(l.Title),
+				Media:     jsonText(l.Media),
+				Title:     jsonText(l.Title),
 				TitleLang: l.TitleLang,
-				Type:      validText(l.Type),
+				Type:      jsonText(l.Type),
 			}
 			for _, h := range l.Hreflang {
-				e.Hreflang = append(e.Hreflang, validText(h))
+				e.Hreflang = append(e.Hreflang, jsonText(h))
 			}
 			for _, p := range l.Params {
-				e.Params = append(e.Params, Param{Name: lower(p.Name), Value: validText(p.Value), Lang: p.Lang})
+				e.Params = append(e.Params, Param{Name: ascii.Lower(p.Name), Value: jsonText(p.Value), Lang: p.Lang})
 			}
 			e.Params = stableGroup(e.Params, func(p Param) string { return p.Name })
 			out = append(out, e)
@@ -175,7 +165,7 @@ func TestLinksetFigures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			doc := readLinksetFile(t, tt.file)
+			doc := readTestdataFile(t, "linkset/"+tt.file)
 			got := unmarshalLinks(t, doc)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("UnmarshalJSON (-want +got):\n%s", d)
@@ -216,7 +206,7 @@ func figure8Links() Links {
 // (application/linkset) and Figure 10 (application/linkset+json) hold the
 // same links, and Figure 14 is a linkset link folded over lines.
 func TestLinksetSection7(t *testing.T) {
-	fig8 := readLinksetFile(t, "figure8.linkset")
+	fig8 := readTestdataFile(t, "linkset/figure8.linkset")
 	parsed, err := ParseLinkset(fig8)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +220,7 @@ func TestLinksetSection7(t *testing.T) {
 		t.Errorf("ParseLinkset(Figure 8 with CRLF) = %v, %v", crlf, err)
 	}
 
-	fig10 := readLinksetFile(t, "figure10-arrays.json")
+	fig10 := readTestdataFile(t, "linkset/figure10-arrays.json")
 	if d := jsonDiff(t, marshalLinks(t, parsed), fig10); d != "" {
 		t.Errorf("MarshalJSON(Figure 8) is not Figure 10 (-want +got):\n%s", d)
 	}
@@ -241,13 +231,13 @@ func TestLinksetSection7(t *testing.T) {
 		t.Errorf("UnmarshalJSON(Figure 10) (-want +got):\n%s", d)
 	}
 	var ls Links
-	err = ls.UnmarshalJSON(readLinksetFile(t, "figure10.json"))
+	err = ls.UnmarshalJSON(readTestdataFile(t, "linkset/figure10.json"))
 	const wantErr = "weblink: invalid linkset: linkset[0].memento[0].datetime: must be an array of strings (RFC 9264 §4.2.4.3), found a string"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("UnmarshalJSON(Figure 10 as printed) error = %v, want %s", err, wantErr)
 	}
 
-	fig14, err := ParseLinkset(readLinksetFile(t, "figure14.linkset"))
+	fig14, err := ParseLinkset(readTestdataFile(t, "linkset/figure14.linkset"))
 	wantFig14 := Links{{
 		Target: "https://id.gs1.org/01/9506000134352?linkType=all", Rel: []string{"linkset"}, Type: LinksetJSONType,
 		Params: []Param{{Name: "profile", Value: "https://www.gs1.org/voc/?show=linktypes"}},
@@ -315,223 +305,12 @@ func TestParseLinksetErrors(t *testing.T) {
 	}
 }
 
-func TestMarshalJSONLayout(t *testing.T) {
-	ls := Links{
-		{Target: "https://example.org/2?a=1&b=2", Rel: []string{"next", "Item"}, Title: "Zwei", TitleLang: "de"},
-		{Target: "/a b", Rel: []string{"author"}, Anchor: "https://example.org/", Rev: []string{"made"},
-			Params: []Param{{Name: "x", Value: "1"}, {Name: "Y", Value: "<&>"}, {Name: "x", Value: "ü"}, {Name: "z"}}},
-		{Target: "", Rel: []string{"item"}, Hreflang: []string{"en", "de"}, Media: "screen", Type: "text/html", Title: "t"},
-	}
-	const want = `{
-  "linkset": [
-    {
-      "next": [
-        { "href": "https://example.org/2?a=1&b=2", "title*": [{ "value": "Zwei", "language": "de" }] }
-      ],
-      "item": [
-        { "href": "https://example.org/2?a=1&b=2", "title*": [{ "value": "Zwei", "language": "de" }] },
-        { "href": "", "type": "text/html", "hreflang": ["en", "de"], "media": "screen", "title": "t" }
-      ]
-    },
-    {
-      "anchor": "https://example.org/",
-      "author": [
-        { "href": "/a%20b", "x*": [{ "value": "1" }, { "value": "ü" }], "y": ["<&>"], "z": [""] }
-      ]
-    }
-  ]
-}`
-	got := marshalLinks(t, ls)
-	if string(got) != want {
-		t.Errorf("MarshalJSON:\n%s\nwant:\n%s", got, want)
-	}
-	if got := marshalLinks(t, nil); string(got) != "{\n  \"linkset\": []\n}" {
-		t.Errorf("MarshalJSON(nil) = %s", got)
-	}
-	if got, err := json.Marshal(ls[:1]); err != nil || !bytes.Contains(got, []byte(`{"linkset":[{"next":[`)) {
-		t.Errorf("json.Marshal = %s, %v; want the compacted document", got, err)
-	}
-}
-
-func TestMarshalJSONErrors(t *testing.T) {
-	const prefix = `weblink: invalid linkset: link 1 (target "/t"): `
-	tests := []struct {
-		link Link
-		want string
-	}{
-		{Link{Target: "/t"}, `has no relation type; give it at least one in Rel (RFC 9264 §4.2.2 lists links under their relation types)`},
-		{Link{Target: "/t", Rel: []string{""}}, `has no relation type; give it at least one in Rel (RFC 9264 §4.2.2 lists links under their relation types)`},
-		{Link{Target: "/t", Rel: []string{"next prev"}}, `relation type "next prev" holds whitespace; put each relation type in its own Rel entry`},
-		{Link{Target: "/t", Rel: []string{"Anchor"}}, `relation type "anchor" cannot be a member of a link context object, whose "anchor" member is the context (RFC 9264 §4.2.2)`},
-		{Link{Target: "/t", Rel: []string{"next"}, Params: []Param{{Name: "HREF", Value: "x"}}}, `a Param named "href" would clash with the link target member "href" (RFC 9264 §4.2.3); rename it`},
-		{Link{Target: "/t", Rel: []string{"next"}, Params: []Param{{Name: "type", Value: "x"}}}, `Param name "type" is not a token without a trailing "*", or is an attribute that Link has a field for; rename it or set that field`},
-		{Link{Target: "/t", Rel: []string{"next"}, Params: []Param{{Name: "a b"}}}, `Param name "a b" is not a token without a trailing "*", or is an attribute that Link has a field for; rename it or set that field`},
-		{Link{Target: "/t", Rel: []string{"next"}, Params: []Param{{Name: "x*"}}}, `Param name "x*" is not a token without a trailing "*", or is an attribute that Link has a field for; rename it or set that field`},
-	}
-	for _, tt := range tests {
-		ls := Links{{Target: "/ok", Rel: []string{"self"}}, tt.link}
-		_, err := ls.MarshalJSON()
-		if err == nil || err.Error() != prefix+tt.want || !errors.Is(err, ErrInvalidLinkset) {
-			t.Errorf("MarshalJSON(%+v) error:\n got %v\nwant %s", tt.link, err, prefix+tt.want)
-		}
-		_, err = json.Marshal(ls)
-		if !errors.Is(err, ErrInvalidLinkset) {
-			t.Errorf("json.Marshal(%+v) error = %v, want one wrapping ErrInvalidLinkset", tt.link, err)
-		}
-	}
-}
-
-func TestUnmarshalJSONErrors(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{``, `invalid JSON: unexpected EOF`},
-		{`{"linkset": [}`, `invalid JSON: invalid character '}' looking for beginning of value`},
-		{`{"linkset": []} {}`, `unexpected data after the JSON document; send one document`},
-		{"{\"linkset\": [{\"next\": [{\"href\": \"\xff\"}]}]}", `the document is not UTF-8, which RFC 9264 §4.2 requires`},
-		{`[]`, `document: must be an object with "linkset" as its sole member (RFC 9264 §4.2.1), found an array`},
-		{`{}`, `document: member "linkset" is missing; the document must be {"linkset": [...]} (RFC 9264 §4.2.1)`},
-		{`{"linkset": [], "@context": {}}`, `document: unexpected member "@context"; "linkset" must be the sole member (RFC 9264 §4.2.1)`},
-		{`{"Linkset": []}`, `document: unexpected member "Linkset"; "linkset" must be the sole member (RFC 9264 §4.2.1)`},
-		{`{"linkset": [], "linkset": []}`, `linkset: duplicate member; give "linkset" once`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": [], "title": "plain"}]}]}`, `linkset[0].next[0].title*: empty; an internationalised attribute holds one or more {"value": ...} objects (RFC 9264 §4.2.4.2): leave it out instead`},
-		{`{"linkset": {"next": []}}`, `linkset: must be an array of link context objects (RFC 9264 §4.2.1), found an object`},
-		{`{"linkset": [[]]}`, `linkset[0]: must be a link context object (RFC 9264 §4.2.2), found an array`},
-		{`{"linkset": [{"anchor": 1}]}`, `linkset[0].anchor: must be a string holding a URI reference, found a number`},
-		{`{"linkset": [{"anchor": "/a b"}]}`, `linkset[0].anchor: "/a b" is not a URI reference (RFC 3986): percent-encode the byte " " at offset 2`},
-		{`{"linkset": [{"anchor": "/a", "ANCHOR": "/b"}]}`, `linkset[0].ANCHOR: duplicate member; give each member once (names compare case-insensitively)`},
-		{`{"linkset": [{"next": {"href": "/"}}]}`, `linkset[0].next: must be an array of link target objects (RFC 9264 §4.2.2), found an object`},
-		{`{"linkset": [{"next": [], "Next": []}]}`, `linkset[0].Next: duplicate member; give each member once (names compare case-insensitively)`},
-		{`{"linkset": [{"": []}]}`, `linkset[0][""]: is not a relation type: a member name is one registered relation type or extension URI (RFC 9264 §4.2.2)`},
-		{`{"linkset": [{"next prev": []}]}`, `linkset[0]["next prev"]: is not a relation type: a member name is one registered relation type or extension URI (RFC 9264 §4.2.2)`},
-		{`{"linkset": [{"next": ["/"]}]}`, `linkset[0].next[0]: must be a link target object (RFC 9264 §4.2.3), found a string`},
-		{`{"linkset": [{"next": [{"href": "/"}, {"type": "text/html"}]}]}`, `linkset[0].next[1].href: missing; every link target object needs "href" ("" for the linkset resource itself, RFC 9264 §4.2.3)`},
-		{`{"linkset": [{"next": [{"href": null}]}]}`, `linkset[0].next[0].href: must be a string holding a URI reference, found null`},
-		{`{"linkset": [{"https://example.com/rel": [{"href": ["/"]}]}]}`, `linkset[0]["https://example.com/rel"][0].href: must be a string holding a URI reference, found an array`},
-		{`{"linkset": [{"next": [{"href": "/", "href": "/"}]}]}`, `linkset[0].next[0].href: duplicate member; give each member once (names compare case-insensitively)`},
-		{`{"linkset": [{"next": [{"href": "/", "type": ["text/html"]}]}]}`, `linkset[0].next[0].type: must be a string (RFC 9264 §4.2.4.1), found an array`},
-		{`{"linkset": [{"next": [{"href": "/", "media": true}]}]}`, `linkset[0].next[0].media: must be a string (RFC 9264 §4.2.4.1), found a boolean`},
-		{`{"linkset": [{"next": [{"href": "/", "title": {"value": "x"}}]}]}`, `linkset[0].next[0].title: must be a string (RFC 9264 §4.2.4.1), found an object`},
-		{`{"linkset": [{"next": [{"href": "/", "hreflang": "en"}]}]}`, `linkset[0].next[0].hreflang: must be an array of strings (RFC 9264 §4.2.4.1), found a string`},
-		{`{"linkset": [{"next": [{"href": "/", "hreflang": ["en", 1]}]}]}`, `linkset[0].next[0].hreflang[1]: must be a string, found a number`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": {"value": "x"}}]}]}`, `linkset[0].next[0].title*: must be an array of {"value": ..., "language": ...} objects (RFC 9264 §4.2.4.2), found an object`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": ["x"]}]}]}`, `linkset[0].next[0].title*[0]: must be an object {"value": ..., "language": ...} (RFC 9264 §4.2.4.2), found a string`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": [{"language": "en"}]}]}]}`, `linkset[0].next[0].title*[0].value: missing (RFC 9264 §4.2.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": [{"value": 1}]}]}]}`, `linkset[0].next[0].title*[0].value: must be a string, found a number`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": [{"value": "x", "lang": "en"}]}]}]}`, `linkset[0].next[0].title*[0].lang: unexpected member; the object has only "value" and "language" (RFC 9264 §4.2.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "title*": [{"value": "x", "value": "y"}]}]}]}`, `linkset[0].next[0].title*[0].value: duplicate member; give each member once (names compare case-insensitively)`},
-		{`{"linkset": [{"next": [{"href": "/", "foo": "bar"}]}]}`, `linkset[0].next[0].foo: must be an array of strings (RFC 9264 §4.2.4.3), found a string`},
-		{`{"linkset": [{"next": [{"href": "/", "foo": [{"value": "bar"}]}]}]}`, `linkset[0].next[0].foo[0]: must be a string, found an object`},
-		{`{"linkset": [{"next": [{"href": "/", "foo*": ["bar"]}]}]}`, `linkset[0].next[0].foo*[0]: must be an object {"value": ..., "language": ...} (RFC 9264 §4.2.4.2), found a string`},
-		{`{"linkset": [{"next": [{"href": "/", "foo": [], "FOO": []}]}]}`, `linkset[0].next[0].FOO: duplicate member; give each member once (names compare case-insensitively)`},
-		{`{"linkset": [{"next": [{"href": "/", "a b": []}]}]}`, `linkset[0].next[0]["a b"]: is not an extension target attribute: its name must be a token, with at most one trailing "*" (RFC 8288 §3.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "": []}]}]}`, `linkset[0].next[0][""]: is not an extension target attribute: its name must be a token, with at most one trailing "*" (RFC 8288 §3.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "*": []}]}]}`, `linkset[0].next[0].*: is not an extension target attribute: its name must be a token, with at most one trailing "*" (RFC 8288 §3.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "foo**": []}]}]}`, `linkset[0].next[0].foo**: is not an extension target attribute: its name must be a token, with at most one trailing "*" (RFC 8288 §3.4.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "anchor": "/"}]}]}`, `linkset[0].next[0].anchor: is not a target attribute; the link context object holds the anchor and the relation type (RFC 9264 §4.2.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "rel": ["next"]}]}]}`, `linkset[0].next[0].rel: is not a target attribute; the link context object holds the anchor and the relation type (RFC 9264 §4.2.2)`},
-		{`{"linkset": [{"next": [{"href": "/", "type*": []}]}]}`, `linkset[0].next[0].type*: is not supported: RFC 8288 defines no internationalised form of type; use "type"`},
-		{`{"linkset": [{"next": [{"href": "/a\"b"}]}]}`, `linkset[0].next[0].href: "/a\"b" is not a URI reference (RFC 3986): percent-encode the byte "\"" at offset 2`},
-		{`{"linkset": [{"next": [{"href": "/ü"}]}]}`, `linkset[0].next[0].href: "/ü" is not a URI reference (RFC 3986): percent-encode the byte "\xc3" at offset 1`},
-		{`{"linkset": [{"next": [{"href": "/%zz"}]}]}`, `linkset[0].next[0].href: "/%zz" is not a URI reference (RFC 3986): percent-encode the byte "%" at offset 1`},
-	}
-	for _, tt := range tests {
-		before := Links{{Target: "/unchanged"}}
-		ls := before
-		err := ls.UnmarshalJSON([]byte(tt.in))
-		want := "weblink: invalid linkset: " + tt.want
-		if err == nil || err.Error() != want {
-			t.Errorf("UnmarshalJSON(%s) error:\n got %v\nwant %s", tt.in, err, want)
-			continue
-		}
-		if !errors.Is(err, ErrInvalidLinkset) {
-			t.Errorf("UnmarshalJSON(%s) error %v does not wrap ErrInvalidLinkset", tt.in, err)
-		}
-		if !cmp.Equal(before, ls) {
-			t.Errorf("UnmarshalJSON(%s) changed the Links to %v", tt.in, ls)
-		}
-	}
-}
-
-// TestUnmarshalJSONSyntaxErrorWrapped checks that errors.As finds the
-// encoding/json error behind an invalid-JSON error.
-func TestUnmarshalJSONSyntaxErrorWrapped(t *testing.T) {
-	var ls Links
-	err := ls.UnmarshalJSON([]byte(`{"linkset": [}`))
-	var se *json.SyntaxError
-	if !errors.As(err, &se) || se.Offset != 13 {
-		t.Errorf("error = %v, want one wrapping a *json.SyntaxError at offset 13", err)
-	}
-}
-
-// TestUnmarshalJSONShapes checks documents that RFC 9264 §4.2 allows in
-// less common shapes.
-func TestUnmarshalJSONShapes(t *testing.T) {
-	tests := []struct {
-		name, in string
-		want     Links
-	}{
-		{"empty", `{"linkset": []}`, Links{}},
-		{"empty context and relation", `{"linkset": [{}, {"anchor": "/a"}, {"next": []}]}`, Links{}},
-		{"no anchor", `{"linkset": [{"next": [{"href": ""}]}]}`, Links{{Rel: []string{"next"}}}},
-		{"anchor after relations", `{"linkset": [{"next": [{"href": "/n"}], "prev": [{"href": "/p"}], "anchor": "/c"}]}`, Links{
-			{Target: "/n", Rel: []string{"next"}, Anchor: "/c"},
-			{Target: "/p", Rel: []string{"prev"}, Anchor: "/c"},
-		}},
-		{"same anchor twice", `{"linkset": [{"anchor": "/c", "next": [{"href": "/1"}]}, {"anchor": "/d", "next": [{"href": "/2"}]}, {"anchor": "/c", "next": [{"href": "/3"}]}]}`, Links{
-			{Target: "/1", Rel: []string{"next"}, Anchor: "/c"},
-			{Target: "/2", Rel: []string{"next"}, Anchor: "/d"},
-			{Target: "/3", Rel: []string{"next"}, Anchor: "/c"},
-		}},
-		{"names compare case-insensitively", `{"linkset": [{"Anchor": "/c", "NEXT": [{"HREF": "/n", "Type": "text/html", "Title*": [{"Value": "x", "Language": "en"}], "Foo": ["1"]}]}]}`, Links{
-			{Target: "/n", Rel: []string{"next"}, Anchor: "/c", Type: "text/html", Title: "x", TitleLang: "en", Params: []Param{{Name: "foo", Value: "1"}}},
-		}},
-		{"title* wins, first entry", `{"linkset": [{"next": [{"title": "plain", "title*": [{"value": "erste", "language": "de"}, {"value": "second", "language": "en"}], "href": "/"}]}]}`, Links{
-			{Target: "/", Rel: []string{"next"}, Title: "erste", TitleLang: "de"},
-		}},
-		{"title* without language", `{"linkset": [{"next": [{"href": "/", "title*": [{"value": "Zoë"}]}]}]}`, Links{
-			{Target: "/", Rel: []string{"next"}, Title: "Zoë"},
-		}},
-		{"empty language", `{"linkset": [{"next": [{"href": "/", "title*": [{"value": "x", "language": ""}]}]}]}`, Links{
-			{Target: "/", Rel: []string{"next"}, Title: "x"},
-		}},
-		{"params grouped by name", `{"linkset": [{"next": [{"href": "/", "a": ["1"], "b": ["2"], "a*": [{"value": "3", "language": "en"}], "c": []}]}]}`, Links{
-			{Target: "/", Rel: []string{"next"}, Params: []Param{{Name: "a", Value: "1"}, {Name: "a", Value: "3", Lang: "en"}, {Name: "b", Value: "2"}}},
-		}},
-		{"empty hreflang", `{"linkset": [{"next": [{"href": "/", "hreflang": []}]}]}`, Links{{Target: "/", Rel: []string{"next"}}}},
-		{"escapes", `{"linkset": [{"next": [{"href": "/a?b=1\u0026c=2", "title": "\"quoted\"\n"}]}]}`, Links{
-			{Target: "/a?b=1&c=2", Rel: []string{"next"}, Title: "\"quoted\"\n"},
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := unmarshalLinks(t, []byte(tt.in))
-			if d := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("UnmarshalJSON (-want +got):\n%s", d)
-			}
-			// Whatever came in, the round trip is exact once in this form.
-			if d := cmp.Diff(jsonEquivalent(got), unmarshalLinks(t, marshalLinks(t, got)), cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("round trip (-want +got):\n%s", d)
-			}
-		})
-	}
-}
-
-func TestUnmarshalJSONNull(t *testing.T) {
-	ls := Links{{Target: "/kept", Rel: []string{"next"}}}
-	if err := json.Unmarshal([]byte(`null`), &ls); err != nil || len(ls) != 1 {
-		t.Errorf("json.Unmarshal(null) = %v, links %v; want no error, links unchanged", err, ls)
-	}
-	var doc struct{ Links Links }
-	if err := json.Unmarshal([]byte(`{"Links": {"linkset": [{"next": [{"href": "/n"}]}]}}`), &doc); err != nil || len(doc.Links) != 1 {
-		t.Errorf("json.Unmarshal into a struct field = %v, %v", doc.Links, err)
-	}
-}
-
 // TestLinksetConformanceRoundTrip takes the header of every Link conformance
 // vector through Links → JSON → Links → header: JSON keeps the links
 // relation by relation (jsonEquivalent), and the header keeps the links that
 // the core round-trip promise covers.
 func TestLinksetConformanceRoundTrip(t *testing.T) {
-	headers := conformanceStrings(t, filepath.Join("testdata", "conformance", "link-*.json"), "header", "header_lines")
+	headers := conformanceStrings(t, "conformance/link-*.json", "header", "header_lines")
 	if len(headers) < 150 {
 		t.Fatalf("only %d headers in the conformance vectors", len(headers))
 	}
@@ -579,145 +358,4 @@ func TestLinksetConformanceRoundTrip(t *testing.T) {
 	if links < 100 || headerChecked < perRel/2 || rejected == 0 {
 		t.Errorf("too little covered: %d links, %d through a header, %d rejected", links, headerChecked, rejected)
 	}
-}
-
-func TestLinksetHandler(t *testing.T) {
-	ls := figure8Links()
-	js, _ := ls.MarshalJSON()
-	jsonBody := string(js) + "\n"
-	textBody := string(FormatLinkset(ls))
-	h := LinksetHandler(ls)
-	ls[0].Target = "/changed later" // the handler serves a snapshot
-
-	tests := []struct {
-		accept []string // nil: no Accept field
-		status int
-		ctype  string
-	}{
-		{nil, 200, LinksetJSONType},
-		{[]string{""}, 200, LinksetJSONType},
-		{[]string{"*/*"}, 200, LinksetJSONType},
-		{[]string{"application/*"}, 200, LinksetJSONType},
-		{[]string{"application/json"}, 200, LinksetJSONType},
-		{[]string{"application/linkset+json"}, 200, LinksetJSONType},
-		{[]string{"Application/LinkSet"}, 200, LinksetType},
-		{[]string{"application/linkset, application/linkset+json"}, 200, LinksetJSONType},
-		{[]string{"application/linkset+json;q=0.5, application/linkset"}, 200, LinksetType},
-		{[]string{"application/linkset+json; profile=\"https://example.com/p\"; q=0.9", "application/linkset;q=0.8"}, 200, LinksetJSONType},
-		{[]string{"application/linkset+json;q=0, */*"}, 200, LinksetType},
-		{[]string{"text/html, */*;q=0.1"}, 200, LinksetJSONType},
-		{[]string{"application/linkset;q=bad, application/json;q=0.2"}, 200, LinksetJSONType},
-		{[]string{"text/html"}, 406, ""},
-		{[]string{"application/linkset+json;q=0, application/linkset;q=0"}, 406, ""},
-		{[]string{"*/*;q=0"}, 406, ""},
-	}
-	for _, tt := range tests {
-		req := httptest.NewRequest("GET", "/links", nil)
-		if tt.accept != nil {
-			req.Header["Accept"] = tt.accept
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		res := rec.Result()
-		if res.StatusCode != tt.status || tt.ctype != "" && res.Header.Get("Content-Type") != tt.ctype {
-			t.Errorf("Accept %q: %d %s, want %d %s", tt.accept, res.StatusCode, res.Header.Get("Content-Type"), tt.status, tt.ctype)
-			continue
-		}
-		if res.Header.Get("Vary") != "Accept" {
-			t.Errorf("Accept %q: Vary = %q, want Accept", tt.accept, res.Header.Get("Vary"))
-		}
-		want := map[string]string{LinksetJSONType: jsonBody, LinksetType: textBody}[tt.ctype]
-		if tt.status == 200 && rec.Body.String() != want {
-			t.Errorf("Accept %q: body\n%s\nwant\n%s", tt.accept, rec.Body, want)
-		}
-	}
-}
-
-// serve sends one request to h and returns the response.
-func serve(h http.Handler, method string, header http.Header) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, "/links", nil)
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec
-}
-
-func TestLinksetHandlerConditional(t *testing.T) {
-	h := LinksetHandler(figure8Links())
-	jsonRes := serve(h, "GET", nil)
-	textRes := serve(h, "GET", http.Header{"Accept": {LinksetType}})
-	etag := jsonRes.Header().Get("ETag")
-	if len(etag) != 34 || etag[0] != '"' || etag == textRes.Header().Get("ETag") {
-		t.Fatalf("ETags %q (JSON) and %q (linkset): want two different strong ETags", etag, textRes.Header().Get("ETag"))
-	}
-	if again := serve(LinksetHandler(figure8Links()), "GET", nil).Header().Get("ETag"); again != etag {
-		t.Errorf("ETag of the same links = %q, then %q", etag, again)
-	}
-	if other := serve(LinksetHandler(figure8Links()[1:]), "GET", nil).Header().Get("ETag"); other == etag {
-		t.Errorf("ETag of different links is the same: %q", other)
-	}
-
-	res := serve(h, "GET", http.Header{"If-None-Match": {etag}})
-	if res.Code != http.StatusNotModified || res.Body.Len() != 0 {
-		t.Errorf("If-None-Match with the ETag: %d with %d bytes, want 304 and no body", res.Code, res.Body.Len())
-	}
-	res = serve(h, "GET", http.Header{"If-None-Match": {etag}, "Accept": {LinksetType}})
-	if res.Code != http.StatusOK {
-		t.Errorf("If-None-Match with the JSON ETag, Accept %s: %d, want 200", LinksetType, res.Code)
-	}
-	res = serve(h, "GET", http.Header{"If-None-Match": {`"other"`}})
-	if res.Code != http.StatusOK || res.Body.String() != jsonRes.Body.String() {
-		t.Errorf("If-None-Match with another ETag: %d, want 200 with the body", res.Code)
-	}
-
-	res = serve(h, "HEAD", nil)
-	if res.Code != http.StatusOK || res.Body.Len() != 0 || res.Header().Get("ETag") != etag || res.Header().Get("Content-Type") != LinksetJSONType {
-		t.Errorf("HEAD: %d, %d bytes, headers %v; want 200, no body, ETag and Content-Type", res.Code, res.Body.Len(), res.Header())
-	}
-
-	res = serve(h, "POST", nil)
-	if res.Code != http.StatusMethodNotAllowed || res.Header().Get("Allow") != "GET, HEAD" {
-		t.Errorf("POST: %d, Allow %q; want 405, Allow: GET, HEAD", res.Code, res.Header().Get("Allow"))
-	}
-}
-
-func TestLinksetHandlerInvalidLinks(t *testing.T) {
-	res := serve(LinksetHandler(Links{{Target: "/no-rel"}}), "GET", nil)
-	const want = "weblink: invalid linkset: link 0 (target \"/no-rel\"): has no relation type; give it at least one in Rel (RFC 9264 §4.2.2 lists links under their relation types)\n"
-	if res.Code != http.StatusInternalServerError || res.Body.String() != want {
-		t.Errorf("invalid links: %d %q, want 500 %q", res.Code, res.Body, want)
-	}
-}
-
-// FuzzLinksetJSON checks that UnmarshalJSON never panics, that its errors
-// wrap ErrInvalidLinkset, and that whatever it accepts MarshalJSON writes
-// and UnmarshalJSON reads back as the same links, regrouped by context and
-// relation type (jsonEquivalent); a second round changes nothing.
-func FuzzLinksetJSON(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "linkset", "*.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		f.Add(readLinksetFile(f, filepath.Base(file)))
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		var ls Links
-		if err := ls.UnmarshalJSON(doc); err != nil {
-			if !errors.Is(err, ErrInvalidLinkset) {
-				t.Fatalf("error %v does not wrap ErrInvalidLinkset", err)
-			}
-			return
-		}
-		js := marshalLinks(t, ls)
-		back := unmarshalLinks(t, js)
-		if d := cmp.Diff(jsonEquivalent(ls), back, cmpopts.EquateEmpty()); d != "" {
-			t.Fatalf("round trip (-want +got):\n%s\n%s", d, js)
-		}
-		if js2 := marshalLinks(t, back); !bytes.Equal(js, js2) {
-			t.Fatalf("second MarshalJSON differs:\n%s\n%s", js, js2)
-		}
-	})
 }

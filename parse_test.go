@@ -3,7 +3,6 @@ package weblink
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -21,7 +20,8 @@ type parseTest struct {
 	errAt []int
 }
 
-// parseTests has cases for every rule of DESIGN.md §2, named after it.
+// parseTests has cases for every parsing rule of the package documentation
+// (rules 1 to 10), named after it.
 var parseTests = []parseTest{
 	// Rule 1: a comma-separated list; commas inside quoted-strings and <...>
 	// do not separate; the comma is consumed; empty elements are skipped.
@@ -242,6 +242,16 @@ func TestParseCharsetErrorIs(t *testing.T) {
 	if !errors.Is(err, ErrCharset) {
 		t.Errorf("Parse error %v does not match ErrCharset", err)
 	}
+	// The *SyntaxError is Parse's, at the offset of the value in the field,
+	// and its cause is ErrCharset.
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != 12 || se.Unwrap() != ErrCharset {
+		t.Errorf("Parse error %v: want a *SyntaxError at offset 12 unwrapping to ErrCharset, got %#v", err, se)
+	}
+	// Other ext-value problems do not match ErrCharset.
+	if _, err := Parse(`<a>; title*=UTF-8''%ZZ`); err == nil || errors.Is(err, ErrCharset) {
+		t.Errorf("Parse of a bad escape: error %v, want one that does not match ErrCharset", err)
+	}
 }
 
 func TestParseErrorMessage(t *testing.T) {
@@ -321,49 +331,6 @@ func TestParseResponse(t *testing.T) {
 	got, _ = ParseResponse(resp)
 	if got[0].Target != "/v1/items?page=3" {
 		t.Errorf("without a request, target = %q, want it as written", got[0].Target)
-	}
-}
-
-func TestRelAndHasRel(t *testing.T) {
-	ls := Links{
-		{Target: "a", Rel: []string{"prev"}},
-		{Target: "b", Rel: []string{"first", "next"}},
-		{Target: "c", Rel: []string{"next"}},
-	}
-	if l, ok := ls.Rel("NEXT"); !ok || l.Target != "b" {
-		t.Errorf("Rel(NEXT) = %v, %v; want the first link with next", l, ok)
-	}
-	if _, ok := ls.Rel("last"); ok {
-		t.Error("Rel(last) found a link")
-	}
-	if !ls[1].HasRel("First") || ls[1].HasRel("prev") {
-		t.Error("HasRel wrong")
-	}
-	l := Link{Params: []Param{{Name: "as", Value: "font"}, {Name: "as", Value: "x"}}}
-	if p, ok := l.Param("AS"); !ok || p.Value != "font" {
-		t.Errorf("Param(AS) = %v, %v", p, ok)
-	}
-	if _, ok := l.Param("crossorigin"); ok {
-		t.Error("Param(crossorigin) found one")
-	}
-}
-
-func TestResolve(t *testing.T) {
-	base, _ := url.Parse("http://a/b/c/d;p?q")
-	in := Links{{Target: "../g", Anchor: "#frag", Rel: []string{"x"}}, {Target: "", Anchor: ""}, {Target: "%zz"}}
-	got := in.Resolve(base)
-	want := Links{{Target: "http://a/b/g", Anchor: "http://a/b/c/d;p?q#frag", Rel: []string{"x"}}, {Target: "http://a/b/c/d;p?q"}, {Target: "%zz"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Resolve (-want +got):\n%s", diff)
-	}
-	if in[0].Target != "../g" {
-		t.Error("Resolve modified its receiver")
-	}
-	if got := in.Resolve(nil); got[0].Target != "../g" {
-		t.Errorf("Resolve(nil) changed the target to %q", got[0].Target)
-	}
-	if got := Links(nil).Resolve(base); got != nil {
-		t.Errorf("nil.Resolve = %v", got)
 	}
 }
 

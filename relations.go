@@ -1,6 +1,10 @@
 package weblink
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
 
 // The constants Rel... and the registry table are generated from the data
 // file internal/relgen/link-relations.json; see package internal/relgen.
@@ -22,7 +26,7 @@ type Relation struct {
 // allocate.
 //
 // Extension relation types (absolute URIs, RFC 8288 §2.1.2) are never
-// registered; see Link.Unregistered.
+// registered; see [Link.Unregistered].
 func LookupRelation(name string) (Relation, bool) {
 	lo, hi := 0, len(relations)
 	for lo < hi {
@@ -44,10 +48,7 @@ func LookupRelation(name string) (Relation, bool) {
 func compareFold(reg, name string) int {
 	n := min(len(reg), len(name))
 	for i := 0; i < n; i++ {
-		a, b := reg[i], name[i]
-		if charClass[b]&isUpper != 0 {
-			b += 'a' - 'A'
-		}
+		a, b := reg[i], ascii.ToLower(name[i])
 		if a != b {
 			if a < b {
 				return -1
@@ -82,23 +83,4 @@ func (l Link) Unregistered() []string {
 		out = append(out, r)
 	}
 	return out
-}
-
-// hasURIScheme reports whether s starts with a URI scheme and a colon, as an
-// absolute URI does (RFC 3986 §3.1, §4.3):
-//
-//	scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-func hasURIScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }

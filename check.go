@@ -1,0 +1,647 @@
+package weblink
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
+
+// Problem is one thing Check found in a Link field value that its sender
+// should fix.
+type Problem struct {
+	Offset  int    // byte offset in the field value
+	Msg     string // what is wrong and what to write instead
+	Warning bool   // false: RFC 8288 forbids it or Parse dropped it; true: allowed, but will not work as meant
+}
+
+// maxProblems is the most problems Check returns.
+const maxProblems = 256
+
+// Check reports what the sender of the Link field value fieldValue should
+// fix, in input order, or nil when there is nothing. It is the strict
+// counterpart of Parse, for the links a server sends (weblink -check uses
+// it). Errors (Warning false) are what RFC 8288 and RFC 9110 forbid senders
+// or what Parse drops:
+//
+//   - Everything Parse reports, at the same offsets: malformed link-values,
+//     which Parse drops, and title* or name* values that do not decode
+//     (RFC 8288 §3, RFC 8187 §3.2). Parse lists at most 16 problems a call;
+//     Check lists them per link-value.
+//   - A repeated rel, anchor, rev, media, title, title* or type (RFC 8288
+//     §3.3, §3.4.1; Appendix B.2 reads only the first anchor and rev), at
+//     the first byte of the repeated parameter's name: parsers ignore it.
+//   - An unquoted value that is not a token, such as rel=next junk or
+//     type=text/html ("/" is not a tchar, RFC 9110 §5.6.2), at its first
+//     byte that is not a tchar; an "=" with no value at the "=" (RFC 8288
+//     §3: link-param = token BWS [ "=" BWS ( token / quoted-string ) ]).
+//   - Whitespace around "=" (RFC 9110 §5.6.3: a sender must not generate
+//     BWS), once per parameter, at the first whitespace byte.
+//   - An empty list element (RFC 9110 §5.6.1.1: a sender must not generate
+//     them): a leading comma, two commas with only whitespace between them,
+//     or a trailing comma, at that comma.
+//   - Every problem Link.Validate reports for a link that Parse returns, at
+//     the offset of the link's "<" (RFC 8288 §2.1, §3.1-§3.4).
+//
+// Warnings (Warning true), at the offset of the link's "<", are for links
+// that RFC 8288 allows but that will not work as their sender means:
+//
+//   - rel="preload" without an as parameter, or with an as that is not one
+//     of the HTML Living Standard's preload destinations ("fetch", "font",
+//     "image", "script", "style", "track", compared ASCII
+//     case-insensitively; section "Link type preload"): browsers do not
+//     fetch it.
+//   - A preload with as=font or as=fetch and no crossorigin parameter: the
+//     font or fetch() request is made in CORS mode, so it does not use the
+//     preloaded response and the resource is downloaded twice.
+//   - rel="preconnect" to a target with a path other than "/" or with a
+//     query: preconnect opens a connection to an origin (HTML Living
+//     Standard, "Link type preconnect"); the rest is ignored.
+//   - A registered relation type written with upper-case letters, such as
+//     rel="Next": RFC 8288 §2.1.1 makes them case-insensitive, but clients
+//     that compare strings miss it.
+//
+// Problems at the same offset come errors first. An offset is at most
+// len(fieldValue): Parse reports a star parameter whose value ends too soon
+// at the end of its value, which can be the end of the field value. Check
+// returns at most 256 problems; when it finds more, the 256th says how many
+// more there are, at the offset of the first one not listed. In the rare
+// link-value with more problems than Parse lists (16), a problem after the
+// last one listed says so. Check is linear in the input and never panics;
+// it splits the field value into link-values exactly where Parse does, and
+// parses each with Parse.
+func Check(fieldValue string) []Problem {
+	c := checker{s: fieldValue}
+	c.run()
+	return c.result()
+}
+
+// checker holds the state of one Check call.
+type checker struct {
+	s    string
+	out  []Problem
+	more int // problems found beyond maxProblems
+	// Whether every problem beyond maxProblems is a warning.
+	moreWarnings bool
+
+	// Of the link-value being scanned: its problems, in input order, and
+	// the raw values of its first rel and rev (quoted says which are the
+	// inside of a quoted-string).
+	found                []found
+	rel, rev             string
+	relQuoted, revQuoted bool
+	// Where and why the link-value is malformed (drop is -1 when it is
+	// not), and the star parameters whose values Parse decodes.
+	drop     int
+	dropWhy  string
+	starVals []starValue
+}
+
+// starValue is the value of a star parameter: where it starts and ends in
+// the field value, and what to do when it does not decode.
+type starValue struct {
+	start, end int
+	advice     string
+}
+
+// found is a problem that the scanner of link-values found, with what its
+// message needs.
+type found struct {
+	off  int
+	kind uint8
+	name string // the parameter's name, lower-cased
+	arg  string // the unquoted value, for notToken
+}
+
+// The kinds of found problem.
+const (
+	repeated   = iota // a first-wins parameter again
+	notToken          // an unquoted value that is not a token
+	emptyValue        // "name=" with no value
+	spaceEq           // whitespace around "="
+)
+
+// add lists a problem, or counts it once maxProblems are listed.
+func (c *checker) add(p Problem) {
+	if len(c.out) < maxProblems {
+		c.out = append(c.out, p)
+		return
+	}
+	if c.more == 0 {
+		c.moreWarnings = true
+	}
+	c.more++
+	c.moreWarnings = c.moreWarnings && p.Warning
+}
+
+// full reports whether maxProblems are listed, so that the messages of the
+// rest need not be built.
+func (c *checker) full() bool { return len(c.out) == maxProblems }
+
+// result returns the problems, the last one a count of those not listed
+// when there were too many.
+func (c *checker) result() []Problem {
+	if c.more == 0 {
+		return c.out
+	}
+	last := &c.out[maxProblems-1]
+	*last = Problem{
+		Offset:  last.Offset,
+		Msg:     strconv.Itoa(c.more+1) + " more problems not listed (Check lists at most " + strconv.Itoa(maxProblems) + "): fix the ones above and check again",
+		Warning: last.Warning && c.moreWarnings,
+	}
+	return c.out
+}
+
+// run checks the field value, link-value by link-value, splitting it
+// exactly where Parse does (RFC 8288 §3, Appendix B.2, and the package
+// rules: a malformed link-value ends at the next comma outside
+// quoted-strings and <...>).
+func (c *checker) run() {
+	s := c.s
+	i := 0
+	lastComma := -1 // the comma that ended the previous link-value, if any
+	for {
+		commas := false
+		for i < len(s) && (s[i] == ',' || charClass[s[i]]&isSpace != 0) {
+			if s[i] == ',' {
+				c.add(Problem{Offset: i, Msg: `empty list element: remove this comma (RFC 9110 §5.6.1.1: a sender must not generate empty list elements)`})
+				commas = true
+			}
+			i++
+		}
+		if i == len(s) {
+			if !commas && lastComma >= 0 {
+				c.add(Problem{Offset: lastComma, Msg: `a trailing comma makes an empty list element: remove it (RFC 9110 §5.6.1.1: a sender must not generate empty list elements)`})
+			}
+			return
+		}
+		end, comma := c.linkValue(i)
+		c.element(i, end)
+		lastComma = -1
+		if comma {
+			lastComma = end - 1
+		}
+		i = end
+	}
+}
+
+// element reports the problems of the link-value s[start:end], which
+// linkValue has scanned: Parse's, those of the scanner, and those of the
+// link Parse returns.
+func (c *checker) element(start, end int) {
+	sub := c.s[start:end]
+	links, err := Parse(sub)
+	for _, l := range links { // one, unless Parse dropped it
+		c.checkLink(start, l)
+	}
+	// Parse's problems and the scanner's, merged by offset.
+	k := 0
+	emit := func(off int) {
+		for ; k < len(c.found) && c.found[k].off <= off; k++ {
+			c.addFound(c.found[k])
+		}
+	}
+	truncated, last := false, start
+	walkSyntaxErrors(err, func(se *SyntaxError) {
+		last = start + se.Offset
+		emit(last)
+		c.add(Problem{Offset: last, Msg: se.Msg + "; " + c.parseAdvice(last)})
+	}, func() { truncated = true })
+	if truncated {
+		emit(last)
+		c.add(Problem{Offset: last, Msg: "this link-value has more problems than Parse lists: fix the ones above and check again"})
+	}
+	emit(end)
+}
+
+// parseAdvice says what to write instead for the problem that Parse
+// reported at offset off of the link-value just scanned.
+func (c *checker) parseAdvice(off int) string {
+	if off == c.drop {
+		return c.dropWhy
+	}
+	for _, v := range c.starVals {
+		if v.start <= off && off <= v.end {
+			return v.advice
+		}
+	}
+	return "write the link-value as RFC 8288 §3 describes"
+}
+
+// Advice for the ways a link-value can be malformed (RFC 8288 §3).
+const (
+	adviceNoAngle  = `start each link-value with its target in angle brackets, as in </page/2>; rel="next"`
+	adviceAngle    = `close the target with ">"`
+	adviceQuote    = `close the quoted-string with a '"', and escape each '"' inside it as \"`
+	adviceSep      = `separate parameters with ";" and link-values with ","; quote a value that holds other characters`
+	adviceName     = `a parameter name is a token (RFC 9110 §5.6.2): remove the character or rename the parameter`
+	adviceStarName = `rename it: a star parameter is a token followed by one "*" (RFC 8288 §3.4.2)`
+	adviceExtValue = `write an RFC 8187 ext-value, charset'language'value with every byte that is not an attr-char percent-encoded, such as UTF-8'de'n%C3%A4chste (RFC 8187 §3.2.1)`
+)
+
+// dropped records that the link-value is malformed at offset off.
+func (c *checker) dropped(off int, advice string) {
+	c.drop, c.dropWhy = off, advice
+}
+
+// walkSyntaxErrors calls f for the *SyntaxError of each problem that err,
+// an error of Parse, reports, in order, and other for each problem that is
+// not a *SyntaxError (Parse's count of the problems it does not list).
+func walkSyntaxErrors(err error, f func(*SyntaxError), other func()) {
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, err := range errs {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			f(se)
+		} else {
+			other()
+		}
+	}
+}
+
+// addFound lists a problem of the scanner, with its message.
+func (c *checker) addFound(f found) {
+	if c.full() {
+		c.add(Problem{Offset: f.off})
+		return
+	}
+	var msg string
+	switch f.kind {
+	case repeated:
+		msg = `repeated "` + f.name + `" is ignored, only the first counts: ` + repeatAdvice(f.name)
+	case notToken:
+		msg = `the unquoted value of "` + f.name + `" holds ` + quoteForError(c.s[f.off:f.off+1]) +
+			`, which only a quoted-string may: write ` + f.name + `=` + quoteForError(f.arg) + ` (RFC 8288 §3: a value is a token or a quoted-string)`
+	case emptyValue:
+		msg = `"` + f.name + `=" has no value: write ` + f.name + `="" or leave out the "=" (RFC 8288 §3: a value is a token or a quoted-string)`
+	case spaceEq:
+		msg = `whitespace around "=" in "` + f.name + `": write ` + f.name + `=value with nothing between (RFC 9110 §5.6.3: a sender must not generate BWS)`
+	}
+	c.add(Problem{Offset: f.off, Msg: msg})
+}
+
+// repeatAdvice says what to do about a repeat of the first-wins parameter
+// name.
+func repeatAdvice(name string) string {
+	switch name {
+	case "rel":
+		return `put every relation type in the first rel, separated by spaces: rel="a b" (RFC 8288 §3.3)`
+	case "rev":
+		return `put every relation type in the first rev, separated by spaces (RFC 8288 Appendix B.2); better, write the inverse relation with rel, as rev is deprecated (RFC 8288 §3.3)`
+	case "anchor":
+		return `write a separate link-value for each context (RFC 8288 §3.2, Appendix B.2 step 11)`
+	}
+	return `remove it (RFC 8288 §3.4.1: it must not appear more than once in a link-value)`
+}
+
+// linkValue scans the link-value at s[i] as Parse does (RFC 8288 §3),
+// recording in c.found what Parse tolerates but a sender must not write.
+// It returns the index after the link-value and its comma, and whether
+// there was a comma.
+//
+//	link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
+func (c *checker) linkValue(i int) (end int, comma bool) {
+	s := c.s
+	c.found, c.starVals = c.found[:0], c.starVals[:0]
+	c.rel, c.rev, c.drop = "", "", -1
+	if s[i] != '<' {
+		c.dropped(i, adviceNoAngle)
+		return c.skip(i)
+	}
+	j := strings.IndexByte(s[i+1:], '>')
+	if j < 0 {
+		c.dropped(i, adviceAngle)
+		return len(s), false
+	}
+	i += j + 2
+	var seen uint // 1<<kind of the first-wins parameters seen
+	for {
+		if i == len(s) || s[i] != ';' {
+			i = skipSpace(s, i)
+			if i == len(s) {
+				return i, false
+			}
+			if s[i] == ',' {
+				return i + 1, true
+			}
+			if s[i] != ';' {
+				c.dropped(i, adviceSep)
+				return c.skip(i)
+			}
+		}
+		var ok bool
+		if i, ok = c.param(i+1, &seen); !ok {
+			if i == len(s) {
+				return i, false
+			}
+			return c.skip(i)
+		}
+	}
+}
+
+// param scans one parameter after its ";", as Parse does, and returns the
+// index after it; ok is false when it is malformed.
+//
+//	link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
+func (c *checker) param(i int, seen *uint) (next int, ok bool) {
+	s := c.s
+	i = skipSpace(s, i)
+	start := i
+	for i < len(s) && charClass[s[i]]&isTchar != 0 {
+		i++
+	}
+	if i == start {
+		// An empty parameter (";;") is skipped; anything else is
+		// malformed.
+		if i == len(s) || s[i] == ';' || s[i] == ',' {
+			return i, true
+		}
+		c.dropped(i, adviceName)
+		return i, false
+	}
+	name := ascii.Lower(s[start:i])
+	kind := attrKind(name)
+	if kind < numFirst {
+		if *seen&(1<<kind) != 0 {
+			c.found = append(c.found, found{off: start, kind: repeated, name: name})
+		}
+	}
+	space := -1 // the first whitespace byte around "="
+	if i < len(s) && charClass[s[i]]&isSpace != 0 {
+		space = i
+		i = skipSpace(s, i)
+	}
+	if i == len(s) || s[i] != '=' {
+		c.star(name, i, i)
+		c.first(kind, seen, "", false)
+		return i, true
+	}
+	eq := i
+	i++
+	if i < len(s) && charClass[s[i]]&isSpace != 0 {
+		if space < 0 {
+			space = i
+		}
+		i = skipSpace(s, i)
+	}
+	if i < len(s) && s[i] == '"' {
+		end, closed := quotedStringEnd(s, i)
+		if !closed {
+			c.dropped(i, adviceQuote)
+			return len(s), false
+		}
+		c.star(name, i+1, end-1)
+		c.spaceAround(space, name)
+		c.first(kind, seen, s[i+1:end-1], true)
+		return end, true
+	}
+	end := i
+	for end < len(s) && s[end] != ';' && s[end] != ',' {
+		end++
+	}
+	value := trimSpace(s[i:end])
+	c.star(name, i, i+len(value))
+	switch k := nonTchar(value); {
+	case value == "":
+		// The "=" comes before any whitespace after it.
+		if space > eq {
+			c.found = append(c.found, found{off: eq, kind: emptyValue, name: name})
+			c.spaceAround(space, name)
+			break
+		}
+		c.spaceAround(space, name)
+		c.found = append(c.found, found{off: eq, kind: emptyValue, name: name})
+	case k >= 0:
+		c.spaceAround(space, name)
+		c.found = append(c.found, found{off: i + k, kind: notToken, name: name, arg: value})
+	default:
+		c.spaceAround(space, name)
+	}
+	c.first(kind, seen, value, false)
+	return end, true
+}
+
+// star records the value s[start:end] of parameter name when name is that
+// of a star parameter, whose value Parse decodes as an ext-value.
+func (c *checker) star(name string, start, end int) {
+	if !strings.HasSuffix(name, "*") {
+		return
+	}
+	advice := adviceExtValue
+	if base := name[:len(name)-1]; base == "" || strings.HasSuffix(base, "*") {
+		advice = adviceStarName
+	}
+	c.starVals = append(c.starVals, starValue{start, end, advice})
+}
+
+// spaceAround records whitespace around the "=" of parameter name, at
+// offset space, unless space is -1.
+func (c *checker) spaceAround(space int, name string) {
+	if space >= 0 {
+		c.found = append(c.found, found{off: space, kind: spaceEq, name: name})
+	}
+}
+
+// first records that a parameter of kind was seen, and the raw value of the
+// first rel and rev.
+func (c *checker) first(kind int, seen *uint, value string, quoted bool) {
+	if kind >= numFirst || *seen&(1<<kind) != 0 {
+		return
+	}
+	*seen |= 1 << kind
+	switch kind {
+	case attrRel:
+		c.rel, c.relQuoted = value, quoted
+	case attrRev:
+		c.rev, c.revQuoted = value, quoted
+	}
+}
+
+// nonTchar returns the index of the first byte of s that is not a tchar, or
+// -1.
+func nonTchar(s string) int {
+	for i := 0; i < len(s); i++ {
+		if charClass[s[i]]&isTchar == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// quotedStringEnd returns the index just past the quoted-string starting at
+// s[i] and whether it is closed (RFC 9110 §5.6.4).
+func quotedStringEnd(s string, i int) (int, bool) {
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++ // the escaped byte
+		case '"':
+			return i + 1, true
+		}
+	}
+	return len(s), false
+}
+
+// skip returns the index after the next comma at or after i that is
+// outside quoted-strings and <...>, or len(s): where Parse resumes after a
+// malformed link-value.
+func (c *checker) skip(i int) (int, bool) {
+	s := c.s
+	for i < len(s) {
+		switch s[i] {
+		case ',':
+			return i + 1, true
+		case '"':
+			i, _ = quotedStringEnd(s, i)
+		case '<':
+			j := strings.IndexByte(s[i:], '>')
+			if j < 0 {
+				return len(s), false
+			}
+			i += j + 1
+		default:
+			i++
+		}
+	}
+	return i, false
+}
+
+// checkLink reports the Validate problems and the warnings of l, whose "<"
+// is at offset off.
+func (c *checker) checkLink(off int, l Link) {
+	if err := l.Validate(); err != nil {
+		var errs []error
+		if u, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = u.Unwrap()
+		} else {
+			errs = []error{err}
+		}
+		for _, e := range errs {
+			if c.full() {
+				c.add(Problem{Offset: off}) // counted, not listed
+				continue
+			}
+			c.add(Problem{Offset: off, Msg: validateMessage(e.Error())})
+		}
+	}
+	warn := func(msg string) { c.add(Problem{Offset: off, Msg: msg, Warning: true}) }
+	c.upperCase(c.rel, c.relQuoted, "rel", warn)
+	c.upperCase(c.rev, c.revQuoted, "rev", warn)
+	if l.HasRel("preload") {
+		as, ok := l.Param("as")
+		switch {
+		case !ok:
+			warn(`preload without "as": browsers do not fetch it; add as= with one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
+		case !isPreloadDestination(as.Value):
+			warn(`preload with as=` + quoteForError(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
+		case ascii.EqualFold(as.Value, "font") || ascii.EqualFold(as.Value, "fetch"):
+			if _, ok := l.Param("crossorigin"); !ok {
+				warn(`preload as=` + ascii.Lower(as.Value) + ` without crossorigin: the ` + ascii.Lower(as.Value) + ` request is made in CORS mode, so it does not use the preload and downloads the resource twice; add "; crossorigin"`)
+			}
+		}
+	}
+	if l.HasRel("preconnect") {
+		if u, err := url.Parse(l.Target); err == nil && (u.Opaque != "" || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.ForceQuery) {
+			origin := "the origin alone, such as <https://cdn.example.com>"
+			if u.Scheme != "" && u.Host != "" {
+				origin = "<" + u.Scheme + "://" + u.Host + ">"
+			}
+			warn(`preconnect to ` + quoteForError(l.Target) + `: a preconnect opens a connection to an origin and ignores the path and query; write ` + origin + ` (HTML Living Standard, "Link type preconnect")`)
+		}
+	}
+}
+
+// upperCase warns about each registered relation type in the raw value of
+// a rel or rev parameter (the inside of a quoted-string when quoted) that is
+// written with upper-case letters.
+func (c *checker) upperCase(value string, quoted bool, param string, warn func(string)) {
+	for i := 0; i < len(value); {
+		for i < len(value) && charClass[value[i]]&isSpace != 0 {
+			i++
+		}
+		start, upper, escaped := i, false, false
+		for i < len(value) && charClass[value[i]]&isSpace == 0 {
+			upper = upper || charClass[value[i]]&isUpper != 0
+			if quoted && value[i] == '\\' && i+1 < len(value) {
+				escaped = true
+				i++
+			}
+			i++
+		}
+		if !upper {
+			continue
+		}
+		t := value[start:i]
+		if escaped {
+			t = unescapeQuoted(t)
+		}
+		if r, ok := LookupRelation(t); ok {
+			warn(`relation type ` + quoteForError(t) + ` in ` + param + ` is registered as ` + quoteForError(r.Name) + `: write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it`)
+		}
+	}
+}
+
+// unescapeQuoted removes the backslashes of the quoted-pairs in s (RFC 9110
+// §5.6.4).
+func unescapeQuoted(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// preloadDestinations lists the values of as that a preload may have: the
+// preload destinations of the HTML Living Standard ("Link type preload").
+const preloadDestinations = "fetch, font, image, script, style, track"
+
+// isPreloadDestination reports whether as is a preload destination,
+// compared ASCII case-insensitively.
+func isPreloadDestination(as string) bool {
+	for _, d := range [...]string{"fetch", "font", "image", "script", "style", "track"} {
+		if ascii.EqualFold(as, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// validateMessage turns a problem that Link.Validate reported into a Check
+// message: without the "weblink: invalid link: " prefix, and followed by
+// what to write instead.
+func validateMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, ErrInvalidLink.Error()+": ")
+	field, _, _ := strings.Cut(msg, " ")
+	var advice string
+	switch field {
+	case "target", "anchor":
+		advice = "percent-encode it (RFC 3986 §2.1), as Link.String does"
+	case "rel", "rev":
+		if strings.Contains(msg, "missing") {
+			advice = `add a relation type, such as rel="next"`
+		} else {
+			advice = `write a registered relation type in lower case, or an absolute URI such as "https://example.com/rels/thing" (RFC 8288 §2.1.2)`
+		}
+	case "hreflang":
+		advice = `write a language tag such as "en" or "de-CH" (RFC 5646)`
+	case "type":
+		advice = `write a media type such as "text/html" (RFC 6838)`
+	case "media":
+		advice = "write the media query in ASCII"
+	default: // title, param
+		advice = "send text without control characters, and text that is not ASCII as UTF-8 in an ext-value, name*=UTF-8'lang'%XX... (RFC 8187 §3.2), as Link.String does"
+	}
+	return msg + "; " + advice
+}

@@ -1,0 +1,218 @@
+package weblink
+
+import (
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
+
+// appendURI appends ref converted to a URI-reference: the bytes of non-ASCII
+// characters percent-encoded (RFC 3987 §3.1: an IRI is mapped to a URI by
+// encoding it as UTF-8 and percent-encoding the octets that are not allowed
+// in a URI), and so is every other byte that RFC 3986 §2 does not allow, as
+// well as a "%" that does not start a %HH escape.
+func appendURI(b []byte, ref string) []byte {
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch {
+		case escapeAt(ref, i):
+			b = append(b, c)
+		case charClass[c]&isURIChar != 0:
+			b = append(b, c)
+		default:
+			b = appendPercent(b, c)
+		}
+	}
+	return b
+}
+
+// checkURI reports the first byte of ref that makes it neither a
+// URI-reference (RFC 3986 §4.1) nor an IRI-reference (RFC 3987 §2.2), which
+// String converts to a URI: a byte outside both grammars, a "%" that does not
+// start a %HH escape, invalid UTF-8, or a character that is not ucschar
+// (iprivate is allowed only in the query, and the bidirectional formatting
+// characters of RFC 3987 §4.1 nowhere). It returns -1 when there is none.
+func checkURI(ref string) int {
+	inQuery := false
+	for i := 0; i < len(ref); {
+		c := ref[i]
+		switch {
+		case escapeAt(ref, i):
+			i += 3
+		case charClass[c]&isURIChar != 0:
+			switch c {
+			case '?':
+				inQuery = true
+			case '#':
+				inQuery = false
+			}
+			i++
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(ref[i:])
+			if r == utf8.RuneError && n <= 1 || !isUcschar(r) && !(inQuery && isIprivate(r)) {
+				return i
+			}
+			i += n
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// isUcschar reports whether r is a ucschar of RFC 3987 §2.2 and not one of
+// the bidirectional formatting characters that §4.1 forbids in IRIs.
+//
+//	ucschar = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
+//	        / %x10000-1FFFD / %x20000-2FFFD / ... / %xE1000-EFFFD
+func isUcschar(r rune) bool {
+	switch {
+	case r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E: // LRM, RLM, LRE..RLO
+		return false
+	case 0xA0 <= r && r <= 0xD7FF, 0xF900 <= r && r <= 0xFDCF, 0xFDF0 <= r && r <= 0xFFEF:
+		return true
+	case 0x10000 <= r && r <= 0xEFFFD:
+		return r&0xFFFF <= 0xFFFD && (r < 0xE0000 || r >= 0xE1000)
+	}
+	return false
+}
+
+// isIprivate reports whether r is an iprivate character of RFC 3987 §2.2,
+// allowed only in the query of an IRI.
+//
+//	iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
+func isIprivate(r rune) bool {
+	return 0xE000 <= r && r <= 0xF8FF || 0xF0000 <= r && r <= 0xFFFFD || 0x100000 <= r && r <= 0x10FFFD
+}
+
+// isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as
+// an extension relation type must be (RFC 8288 §2.1.2), that net/url parses.
+func isAbsoluteURI(s string) bool {
+	if !hasURIScheme(s) || !ascii.IsPrint(s) || checkURI(s) >= 0 {
+		return false
+	}
+	_, err := url.Parse(s)
+	return err == nil
+}
+
+// hasURIScheme reports whether s starts with a URI scheme and a colon, as an
+// absolute URI does (RFC 3986 §3.1, §4.3):
+//
+//	scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+func hasURIScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// resolveRef resolves ref against base (RFC 3986 §5.2), returning ref
+// unchanged with an error when net/url cannot parse it. A plain absolute
+// http or https URL (plainAbsolute) is returned as written without net/url,
+// which would give back the same string.
+func resolveRef(base *url.URL, ref string) (string, error) {
+	if plainAbsolute(ref) {
+		return ref, nil
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref, &ResolveError{Ref: ref, Err: err}
+	}
+	return base.ResolveReference(u).String(), nil
+}
+
+// plainAbsolute reports whether ref is an absolute http or https URL that
+// resolves to itself (RFC 3986 §5.2.2: a reference with a scheme keeps its
+// authority, path and query, with remove_dot_segments applied to the path)
+// and that net/url parses and writes back unchanged, so that resolving it
+// needs no net/url round trip:
+//
+//	"http://" or "https://", lower-case
+//	host  = 1*( ALPHA / DIGIT / "." / "-" ) [ ":" 1*DIGIT ]
+//	then path, query and fragment of unreserved, sub-delims, ":", "@",
+//	"/", "?" and pct-encoded, with at most one "#", not followed by nothing
+//
+// with no "." or ".." segment in the path (remove_dot_segments would change
+// it) and no path starting with "//" (net/url's resolution makes it one
+// "/"). Anything else returns false and goes through net/url.
+func plainAbsolute(ref string) bool {
+	var i int
+	switch {
+	case len(ref) > 7 && ref[:7] == "http://":
+		i = 7
+	case len(ref) > 8 && ref[:8] == "https://":
+		i = 8
+	default:
+		return false
+	}
+	host := i
+	for i < len(ref) && uriClass[ref[i]]&isHostChar != 0 {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(ref) && ref[i] == ':' {
+		i++
+		port := i
+		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
+			i++
+		}
+		if i == port {
+			return false
+		}
+	}
+	if i == len(ref) {
+		return true
+	}
+	switch ref[i] {
+	case '/':
+		if i+1 < len(ref) && ref[i+1] == '/' {
+			return false
+		}
+	case '?', '#':
+	default:
+		return false
+	}
+	inPath, fragment := true, false
+	segment := i // start of the current path segment, after its "/"
+	for ; i < len(ref); i++ {
+		c := ref[i]
+		if inPath && (c == '/' || c == '?' || c == '#') {
+			if isDotSegment(ref[segment:i]) {
+				return false
+			}
+			segment = i + 1
+			inPath = c == '/'
+		}
+		switch {
+		case uriClass[c]&isPlainURIChar != 0:
+		case c == '%':
+			if !escapeAt(ref, i) {
+				return false
+			}
+			i += 2
+		case c == '#' && !fragment:
+			fragment, inPath = true, false
+			if i+1 == len(ref) {
+				return false // net/url drops an empty fragment
+			}
+		default:
+			return false
+		}
+	}
+	return !inPath || !isDotSegment(ref[segment:])
+}
+
+// isDotSegment reports whether a path segment is "." or "..", which
+// remove_dot_segments removes (RFC 3986 §5.2.4).
+func isDotSegment(seg string) bool { return seg == "." || seg == ".." }
