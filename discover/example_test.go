@@ -69,13 +69,7 @@ func ExampleLinks_webSub() {
 	self, _ := links.Rel("self")
 	fmt.Println("hub: ", hub.Target)
 	fmt.Println("self:", self.Target)
-	hubs := 0
-	for _, l := range links {
-		if l.HasRel("hub") {
-			hubs++
-		}
-	}
-	fmt.Println("every hub:", hubs)
+	fmt.Println("every hub:", len(links.AllRel("hub")))
 	// Output:
 	// hub:  https://hub.example/
 	// self: https://blog.example/feed.xml
