@@ -48,7 +48,10 @@
 //     <textarea>, <title>, <xmp>, <iframe>, <noembed>, <noframes> and
 //     <noscript> (read as a browser with scripting enabled reads it), and
 //     the content of <template>, which is not part of the document. In
-//     application/xhtml+xml, CDATA sections are text too.
+//     application/xhtml+xml, CDATA sections are text too. HTML is read
+//     with its tokenizer, without building the tree: inside <svg> and
+//     <math> an <a> counts as one, and <style> and <title> hold text, as
+//     they would outside (an SVG <a> is a link in browsers too).
 //  5. Attribute values are read as UTF-8, character references decoded;
 //     an invalid byte becomes U+FFFD, so every string returned is valid
 //     UTF-8.
