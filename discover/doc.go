@@ -16,13 +16,14 @@
 // <link>, then the feed's atom:link; FAIR Signposting the header, HTML
 // <link> and the linksets found through rel="linkset". Links returns the
 // links in that order, so the first link with a relation type is the one
-// these protocols mean.
+// these protocols mean. [Links] fetches; [HTML] and [Feed] read documents
+// you already have.
 //
 // # Rules
 //
 // HTML (HTML Living Standard §4.2.3, §4.6, §13.2):
 //
-//  1. A <link> element, and with Hyperlinks an <a> or <area> element, is a
+//  1. A <link> element, and with [Hyperlinks] an <a> or <area> element, is a
 //     link when it has an href attribute and a rel attribute with at least
 //     one token; others (no href, no rel, rel="") are skipped. Links are in
 //     document order, one Link per element, whatever the nesting depth.
@@ -48,7 +49,10 @@
 //     <textarea>, <title>, <xmp>, <iframe>, <noembed>, <noframes> and
 //     <noscript> (read as a browser with scripting enabled reads it), and
 //     the content of <template>, which is not part of the document. In
-//     application/xhtml+xml, CDATA sections are text too.
+//     application/xhtml+xml, CDATA sections are text too. HTML is read
+//     with its tokenizer, without building the tree: inside <svg> and
+//     <math> an <a> counts as one, and <style> and <title> hold text, as
+//     they would outside (an SVG <a> is a link in browsers too).
 //  5. Attribute values are read as UTF-8, character references decoded;
 //     an invalid byte becomes U+FFFD, so every string returned is valid
 //     UTF-8.
@@ -64,7 +68,7 @@
 //  7. Targets are resolved against the xml:base in scope (XML Base), itself
 //     resolved against the base passed in.
 //
-// Fetching (Links):
+// Fetching ([Links]):
 //
 //  8. Header links come first, resolved against the final URL (after
 //     redirects, RFC 8288 §3.1), then the body's links, also resolved
@@ -90,11 +94,11 @@
 //     Standard §13.2.3). A feed is decoded from the charset of its XML
 //     declaration.
 //  12. A response whose status is not 2xx gives its header links and a
-//     *weblink.StatusError; its body, an error page, is not read for links.
-//  13. At most MaxBytes of each body are read (4 MiB by default); a longer
+//     [*weblink.StatusError]; its body, an error page, is not read for links.
+//  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
-//     ErrTruncated, and the rest is not downloaded.
-//  14. With FollowLinksets, each rel="linkset" target found in the header
+//     [ErrTruncated], and the rest is not downloaded.
+//  14. With [FollowLinksets], each rel="linkset" target found in the header
 //     or body that has the origin of the final URL is fetched once, with
 //     Accept: application/linkset+json, application/linkset;q=0.9, and its
 //     links are appended with targets and anchors resolved against the

@@ -69,13 +69,7 @@ func ExampleLinks_webSub() {
 	self, _ := links.Rel("self")
 	fmt.Println("hub: ", hub.Target)
 	fmt.Println("self:", self.Target)
-	hubs := 0
-	for _, l := range links {
-		if l.HasRel("hub") {
-			hubs++
-		}
-	}
-	fmt.Println("every hub:", hubs)
+	fmt.Println("every hub:", len(links.AllRel("hub")))
 	// Output:
 	// hub:  https://hub.example/
 	// self: https://blog.example/feed.xml
@@ -240,4 +234,30 @@ func ExampleMaxBytes() {
 	// Output:
 	// 1 link: /favicon.ico
 	// true
+}
+
+// Options combine: a crawler that wants every link of a page, at most
+// 256 KiB of it, keeps them in one slice for its calls of HTML and Links.
+func ExampleOption() {
+	opts := []discover.Option{discover.Hyperlinks(), discover.MaxBytes(256 << 10)}
+	page := `<link rel="canonical" href="/a"><a rel="next" href="/a?page=2">next</a>`
+	base, _ := url.Parse("https://example.com/a")
+	links, err := discover.HTML(strings.NewReader(page), base, opts...)
+	fmt.Println(links, err)
+	// Output:
+	// <https://example.com/a>; rel="canonical", <https://example.com/a?page=2>; rel="next" <nil>
+}
+
+// ErrTruncated says that a document was longer than MaxBytes: the links
+// returned are those of the part that was read.
+func ExampleErrTruncated() {
+	page := `<link rel="icon" href="/favicon.ico">` + strings.Repeat(" ", 1000) + `<link rel="manifest" href="/app.webmanifest">`
+	links, err := discover.HTML(strings.NewReader(page), nil, discover.MaxBytes(512))
+	if errors.Is(err, discover.ErrTruncated) {
+		fmt.Println("cut:", err)
+	}
+	fmt.Println(links)
+	// Output:
+	// cut: discover: body cut at MaxBytes: read the first 512 bytes of the HTML document, which is longer; links after them are missing
+	// </favicon.ico>; rel="icon"
 }

@@ -55,10 +55,10 @@ func configure(opts []Option) config {
 // are mostly written on <a>.
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
-// MaxBytes sets how many bytes of a body Links reads, of each document
-// (the resource and each linkset FollowLinksets fetches); the default is
+// MaxBytes sets how many bytes of a body [Links] reads, of each document
+// (the resource and each linkset [FollowLinksets] fetches); the default is
 // 4 MiB. A longer body is not read further: its links found so far are
-// returned with an error wrapping [ErrTruncated]. HTML reads all of its
+// returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
@@ -68,7 +68,7 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // against the linkset's URL. Links in a linkset are not followed further.
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
-// no other field of it. FollowLinksets has no effect on HTML.
+// no other field of it. FollowLinksets has no effect on [HTML].
 func FollowLinksets() Option { return func(c *config) { c.followLinksets = true } }
 
 // Links GETs req with client (following redirects; nil means
@@ -93,9 +93,9 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 // X-Content-Type-Options: nosniff.
 //
 // A response whose status is not 2xx gives its header links with a
-// *weblink.StatusError (errors.Is(err, weblink.ErrStatus)); its body is not
-// read. At most MaxBytes of a body are read (4 MiB by default). With
-// FollowLinksets, the linksets the resource points to are fetched and
+// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])); its body is not
+// read. At most [MaxBytes] of a body are read (4 MiB by default). With
+// [FollowLinksets], the linksets the resource points to are fetched and
 // their links appended.
 //
 // The error is nil when nothing went wrong. Otherwise it joins everything

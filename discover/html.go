@@ -13,7 +13,7 @@ import (
 )
 
 // HTML returns the links of an HTML document read from r: every <link>
-// element, and with the Hyperlinks option also every <a> and <area>
+// element, and with the [Hyperlinks] option also every <a> and <area>
 // element, that has an href attribute and a non-empty rel attribute, in
 // document order, one Link each (HTML Living Standard §4.6.1, "links
 // created by link, a and area elements"). The rules are numbered in the
@@ -32,14 +32,14 @@ import (
 //     escaped text is not an element. Anchor stays "": the context is the
 //     document.
 //
-// r is read to its end, or to MaxBytes when that option is given; the
+// r is read to its end, or to [MaxBytes] when that option is given; the
 // document is read as UTF-8 (wrap r in a decoder for other charsets, as
 // Links does). HTML streams: any nesting depth and any number of elements,
 // in memory proportional to the links found and the longest tag.
 //
 // The error is nil when nothing went wrong. Otherwise it reports a read
 // error of r, a truncation at MaxBytes (matching [ErrTruncated]), and each
-// href that net/url cannot parse, as a *weblink.ResolveError with that link
+// href that net/url cannot parse, as a [*weblink.ResolveError] with that link
 // kept as written; the links found are returned either way.
 func HTML(r io.Reader, base *url.URL, opts ...Option) (weblink.Links, error) {
 	cfg := configure(opts)

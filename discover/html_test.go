@@ -140,6 +140,9 @@ var htmlCases = []struct {
 	{"4/attribute value with markup", `<meta content='<link rel=a href=/1>'><link rel=b href=/2 title="<link rel=c href=/3>">`, false,
 		weblink.Links{{Target: "https://example.com/2", Rel: []string{"b"}, Title: "<link rel=c href=/3>"}}},
 
+	{"4/svg a counts, svg style is text", `<svg><style><link rel=a href=/1></style><a rel=me href=/2><text>x</text></a></svg>`, true,
+		weblink.Links{rel("https://example.com/2", "me")}},
+
 	// Rule 5: UTF-8.
 	{"5/invalid UTF-8 becomes U+FFFD", "<link rel=\"a\xff\" href=/\xc3 title=\"caf\xe9\">", false,
 		weblink.Links{{Target: "https://example.com/%EF%BF%BD", Rel: []string{"a\uFFFD"}, Title: "caf\uFFFD"}}},
