@@ -100,7 +100,7 @@ func TestPlainAbsolute(t *testing.T) {
 		"https://api.github.com/repositories/1300192/issues?page=4": true,
 		"http://h": true, "http://h:8080/a?b#c": true, "https://H.example/%41": true, "http://h?x": true,
 		"http://h/a!$&'()*+,;=:@~": true, "http://h/a//b": true, "http://h/#f?/": true,
-		"HTTP://h/":   false, // upper-case scheme: net/url lower-cases it
+		"HTTP://h/":   false,                                              // upper-case scheme: net/url lower-cases it
 		"http://h/./": false, "http://h/a/..": false, "http://h/.": false, // dot segments
 		"http://h//x": false, // net/url makes it /x
 		"http://h/#":  false, // net/url drops the empty fragment
