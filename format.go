@@ -218,18 +218,34 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 // §5.6.4), escaping '"' and '\' and percent-encoding bytes that are not
 // printable ASCII.
 func appendQuotedASCII(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20 || c >= 0x7f:
-			b = appendPercent(b, c)
-		default:
-			b = append(b, c)
+	for i := 0; i < len(s); {
+		// Runs of qdtext, usually all of s, are copied whole.
+		j := qdtextRun(s, i)
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
 		}
+		if c := s[j]; c == '"' || c == '\\' {
+			b = append(b, '\\', c)
+		} else {
+			b = appendPercent(b, c)
+		}
+		i = j + 1
 	}
 	return b
+}
+
+// qdtextRun returns the index of the first byte at or after i that
+// appendQuotedASCII must escape: '"', '\\', or one that is not printable
+// ASCII.
+func qdtextRun(s string, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			break
+		}
+		i++
+	}
+	return i
 }
 
 // appendTextParam appends a parameter whose value is text: as an RFC 8187

@@ -2,12 +2,14 @@ package weblink
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/benchdata"
 )
 
 // parseTest is one case of TestParse: a field value, the links Parse must
@@ -379,6 +381,76 @@ func TestParseSingleRelShortCut(t *testing.T) {
 		}
 		if (err == nil) != (wantErr == nil) {
 			t.Errorf("Parse(%q) error %v, Parse(%q) error %v", in, err, general, wantErr)
+		}
+	}
+}
+
+// TestParserSameAsParse checks that a Parser reused over every parse test
+// input gives what Parse gives, the error included.
+func TestParserSameAsParse(t *testing.T) {
+	var p Parser
+	for range 2 {
+		for _, tt := range parseTests {
+			want, wantErr := Parse(tt.in)
+			got, err := p.Parse(tt.in)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Parser.Parse(%q) (-Parse +Parser):\n%s", tt.in, diff)
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("Parser.Parse(%q) error %v, Parse %v", tt.in, err, wantErr)
+			}
+			h := http.Header{"Link": {tt.in, tt.in}}
+			want, wantErr = ParseHeader(h)
+			got, err = p.ParseHeader(h)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Parser.ParseHeader(%q) (-ParseHeader +Parser):\n%s", tt.in, diff)
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("Parser.ParseHeader(%q) error %v, ParseHeader %v", tt.in, err, wantErr)
+			}
+		}
+	}
+}
+
+// TestParserLifetime checks the lifetime rule of Parser: a later call on
+// another Parser, or on the same Parser after the result was cloned, leaves
+// a result untouched; only the same Parser's next call overwrites it.
+func TestParserLifetime(t *testing.T) {
+	const a, b = `<a>; rel="next"; hreflang=en; x=1`, `<b>; rel="prev"; hreflang=de; y=2`
+	var p, q Parser
+	got, _ := p.Parse(a)
+	want, _ := Parse(a)
+	for range 3 {
+		if _, err := q.Parse(b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := q.ParseHeader(http.Header{"Link": {b, b}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("another Parser's calls changed the result (-want +got):\n%s", diff)
+	}
+	if _, err := p.Parse(b); err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Target != "b" {
+		t.Errorf("the same Parser's next call left the result as %q: the test does not show reuse", got[0].Target)
+	}
+}
+
+// TestParserAllocs checks that a warm Parser makes no allocation for
+// GitHub's header and for an input no larger than before.
+func TestParserAllocs(t *testing.T) {
+	var p Parser
+	for _, in := range []string{benchdata.LinkValues(20, false), benchdata.GitHub4, `<a>; rel=next; hreflang=en; x=1, <b>`} {
+		if n := testing.AllocsPerRun(50, func() { _, _ = p.Parse(in) }); n != 0 {
+			t.Errorf("Parser.Parse(%.40q...) made %v allocations warm, want 0", in, n)
+		}
+		h := http.Header{"Link": {in, in}}
+		_, _ = p.ParseHeader(h)
+		if n := testing.AllocsPerRun(50, func() { _, _ = p.ParseHeader(h) }); n != 0 {
+			t.Errorf("Parser.ParseHeader(%.40q...) made %v allocations warm, want 0", in, n)
 		}
 	}
 }

@@ -13,18 +13,31 @@ import (
 // in a URI), and so is every other byte that RFC 3986 §2 does not allow, as
 // well as a "%" that does not start a %HH escape.
 func appendURI(b []byte, ref string) []byte {
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		switch {
-		case escapeAt(ref, i):
-			b = append(b, c)
-		case charClass[c]&isURIChar != 0:
-			b = append(b, c)
-		default:
-			b = appendPercent(b, c)
+	for i := 0; i < len(ref); {
+		// Runs that need no escaping, usually all of ref, are copied whole.
+		j := uriRun(ref, i)
+		b = append(b, ref[i:j]...)
+		if j == len(ref) {
+			break
 		}
+		if escapeAt(ref, j) {
+			b = append(b, '%')
+		} else {
+			b = appendPercent(b, ref[j])
+		}
+		i = j + 1
 	}
 	return b
+}
+
+// uriRun returns the index of the first byte at or after i that is not
+// allowed as it is in a URI-reference (RFC 3986 §2.2, §2.3): a "%" or a
+// byte to be percent-encoded.
+func uriRun(s string, i int) int {
+	for i < len(s) && charClass[s[i]]&isURIChar != 0 {
+		i++
+	}
+	return i
 }
 
 // checkURI reports the first byte of ref that makes it neither a

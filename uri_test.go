@@ -1,6 +1,9 @@
 package weblink
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestHasURIScheme(t *testing.T) {
 	for s, want := range map[string]bool{
@@ -13,4 +16,117 @@ func TestHasURIScheme(t *testing.T) {
 			t.Errorf("hasURIScheme(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// plainRefs returns generated references around the rules of plainAbsolute:
+// schemes, hosts, ports, paths, queries and fragments that net/url keeps,
+// changes or rejects.
+func plainRefs() []string {
+	var refs []string
+	for _, scheme := range []string{"http://", "https://", "HTTP://", "ftp://", "http:/"} {
+		for _, host := range []string{"h", "H.example", "a-b.c", "", "h:80", "h:", "h:x", "u@h", "[::1]", "h_i"} {
+			for _, path := range []string{"", "/", "/a/./b", "/a/..", "/.", "/a/.b", "//x", "/a//b", "/%41", "/%2f", "/%zz", "/%4",
+				"/a!$&'()*+,;=:@~", "/\u00e4", "/a b", "/a\"b", "/a[b]", "/a\\b"} {
+				for _, query := range []string{"", "?", "?a=b", "?%", "?/./", "??"} {
+					for _, fragment := range []string{"", "#", "#f", "#f#g", "#%41", "#/../?"} {
+						refs = append(refs, scheme+host+path+query+fragment)
+					}
+				}
+			}
+		}
+	}
+	return refs
+}
+
+// resolutionBases returns the base URIs of the resolution vectors and a few
+// more, for the differential tests of plainAbsolute.
+func resolutionBases(t testing.TB) []*url.URL {
+	var bases []*url.URL
+	for _, s := range append(conformanceStrings(t, "conformance/resolve-*.json", "base"), "https://h/a/b?q#f", "mailto:x@y", "http://u:p@H:8080") {
+		if u, err := url.Parse(s); err == nil {
+			bases = append(bases, u)
+		}
+	}
+	return bases
+}
+
+// checkPlainAbsolute fails t when plainAbsolute(ref) holds but net/url,
+// the oracle, does not resolve ref against base to ref as written, or when
+// resolveRef and net/url disagree.
+func checkPlainAbsolute(t *testing.T, base *url.URL, ref string) {
+	t.Helper()
+	u, err := url.Parse(ref)
+	want := ref
+	if err == nil {
+		want = base.ResolveReference(u).String()
+	}
+	if plainAbsolute(ref) && (err != nil || want != ref) {
+		t.Fatalf("plainAbsolute(%q) holds, but net/url resolves it against %q to %q, %v", ref, base, want, err)
+	}
+	if got, gotErr := resolveRef(base, ref); got != want || (gotErr == nil) != (err == nil) {
+		t.Fatalf("resolveRef(%q, %q) = %q, %v; net/url: %q, %v", base, ref, got, gotErr, want, err)
+	}
+}
+
+// TestPlainAbsoluteSameAsNetURL checks the plainAbsolute short cut of
+// resolveRef against net/url over every reference and base of the
+// resolution vectors in testdata/conformance and the generated plainRefs.
+func TestPlainAbsoluteSameAsNetURL(t *testing.T) {
+	refs := append(conformanceStrings(t, "conformance/resolve-*.json", "ref", "base", "target", "anchor"), plainRefs()...)
+	bases := resolutionBases(t)
+	plain := 0
+	for _, ref := range refs {
+		if plainAbsolute(ref) {
+			plain++
+		}
+		for _, base := range bases[:4] {
+			checkPlainAbsolute(t, base, ref)
+		}
+	}
+	for _, base := range bases {
+		for _, ref := range refs[:200] {
+			checkPlainAbsolute(t, base, ref)
+		}
+	}
+	if plain < 100 {
+		t.Errorf("only %d of %d references are plain: the test does not exercise the short cut", plain, len(refs))
+	}
+	t.Logf("%d references, %d plain", len(refs), plain)
+}
+
+// TestPlainAbsolute is the table of plainAbsolute's rules.
+func TestPlainAbsolute(t *testing.T) {
+	for ref, want := range map[string]bool{
+		"https://api.github.com/repositories/1300192/issues?page=4": true,
+		"http://h": true, "http://h:8080/a?b#c": true, "https://H.example/%41": true, "http://h?x": true,
+		"http://h/a!$&'()*+,;=:@~": true, "http://h/a//b": true, "http://h/#f?/": true,
+		"HTTP://h/":   false,                                              // upper-case scheme: net/url lower-cases it
+		"http://h/./": false, "http://h/a/..": false, "http://h/.": false, // dot segments
+		"http://h//x": false, // net/url makes it /x
+		"http://h/#":  false, // net/url drops the empty fragment
+		"http://h:/":  false, "http://h:x/": false, "http://u@h/": false, "http://[::1]/": false,
+		"http:///x": false, "http://h/a b": false, "http://h/%zz": false, "http://h/\u00e4": false,
+		"http://h/#a#b": false, "ftp://h/": false, "/a": false, "": false,
+	} {
+		if got := plainAbsolute(ref); got != want {
+			t.Errorf("plainAbsolute(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}
+
+// FuzzPlainAbsolute checks plainAbsolute and resolveRef against net/url on
+// any reference and base.
+func FuzzPlainAbsolute(f *testing.F) {
+	for _, ref := range conformanceStrings(f, "conformance/resolve-*.json", "ref") {
+		f.Add(ref, "http://a/b/c/d;p?q")
+	}
+	f.Add("https://api.github.com/repositories/1300192/issues?page=4", "https://api.github.com/x")
+	f.Add("http://h/a/./b#f", "https://h/")
+	f.Fuzz(func(t *testing.T, ref, base string) {
+		b, err := url.Parse(base)
+		if err != nil {
+			return
+		}
+		checkPlainAbsolute(t, b, ref)
+	})
 }

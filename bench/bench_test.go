@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
@@ -18,12 +19,17 @@ var parsers = []struct {
 	parse func(string) int
 }{
 	{"weblink", func(s string) int { ls, _ := weblink.Parse(s); return len(ls) }},
+	{"weblink-parser", func(s string) int { ls, _ := reused.Parse(s); return len(ls) }},
 	{"tomnomnom", func(s string) int { return len(linkheader.Parse(s)) }},
 	{"peterhellberg", func(s string) int { return len(peterhellberg.Parse(s)) }},
 }
 
 // sink keeps results alive.
 var sink int
+
+// reused is the weblink.Parser of the weblink-parser runs, warm after the
+// first operation.
+var reused weblink.Parser
 
 // benchParse runs every parser on in.
 func benchParse(b *testing.B, in string) {
@@ -55,7 +61,7 @@ func BenchmarkLarge100(b *testing.B) { benchParse(b, largeLinks(100)) }
 // decoding either and is 60 times slower, is left out.
 func BenchmarkLarge100NoTitleStar(b *testing.B) {
 	in := largeLinksNoTitleStar(100)
-	for _, p := range parsers[:2] {
+	for _, p := range parsers[:3] {
 		benchParser(b, p.name, p.parse, in)
 	}
 }
@@ -81,13 +87,20 @@ func BenchmarkScale(b *testing.B) {
 
 // BenchmarkFindNext gets the absolute URL of the rel="next" link of a
 // response header, the work of a paginating API client: parse, find the
-// link, resolve it against the request URL.
+// link, resolve it against the request URL. weblink does it with NextURL,
+// as its README recommends; weblink-parse with ParseHeader, Links.Rel and
+// url.URL.Parse, as the peers do.
 func BenchmarkFindNext(b *testing.B) {
+	resp := &http.Response{Header: githubHeader, Request: &http.Request{URL: githubBase}}
 	for _, f := range []struct {
 		name string
 		next func() (*url.URL, error)
 	}{
 		{"weblink", func() (*url.URL, error) {
+			u, _ := weblink.NextURL(resp)
+			return u, nil
+		}},
+		{"weblink-parse", func() (*url.URL, error) {
 			links, _ := weblink.ParseHeader(githubHeader)
 			next, _ := links.Rel("next")
 			return githubBase.Parse(next.Target)
@@ -114,6 +127,43 @@ func BenchmarkFindNext(b *testing.B) {
 				if err != nil || u.RawQuery != "page=4" {
 					b.Fatalf("got %v, %v; want %s", u, err, github4Next)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseResponse gets every link of a response with its target
+// resolved against the request URL: weblink.ParseResponse, and for
+// tomnomnom ParseMultiple and url.URL.Parse of each target by hand.
+func BenchmarkParseResponse(b *testing.B) {
+	resp := &http.Response{Header: githubHeader, Request: &http.Request{URL: githubBase}}
+	for _, f := range []struct {
+		name  string
+		parse func() int
+	}{
+		{"weblink", func() int {
+			links, err := weblink.ParseResponse(resp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return len(links)
+		}},
+		{"tomnomnom", func() int {
+			links := linkheader.ParseMultiple(githubHeader["Link"])
+			for i := range links {
+				u, err := githubBase.Parse(links[i].URL)
+				if err != nil {
+					b.Fatal(err)
+				}
+				links[i].URL = u.String()
+			}
+			return len(links)
+		}},
+	} {
+		b.Run("impl="+f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				sink += f.parse()
 			}
 		})
 	}
