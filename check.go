@@ -367,11 +367,9 @@ func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 		return i, false
 	}
 	name := lower(s[start:i])
-	kind := attrKind(name)
-	if kind < numFirst {
-		if *seen&(1<<kind) != 0 {
-			c.found = append(c.found, found{off: start, kind: repeated, name: name})
-		}
+	kind := firstWins(name)
+	if kind >= 0 && *seen&(1<<kind) != 0 {
+		c.found = append(c.found, found{off: start, kind: repeated, name: name})
 	}
 	space := -1 // the first whitespace byte around "="
 	if i < len(s) && charClass[s[i]]&isSpace != 0 {
@@ -449,17 +447,42 @@ func (c *checker) spaceAround(space int, name string) {
 	}
 }
 
+// The parameters of which only the first occurrence counts (RFC 8288
+// §3.3, §3.4.1, Appendix B.2), as returned by firstWins.
+const (
+	firstRel = iota
+	firstRev
+	firstOther // anchor, media, title, title*, type: firstOther + their index
+)
+
+// firstWins returns the index of the lower-case parameter name among the
+// parameters of which only the first occurrence counts, or -1.
+func firstWins(name string) int {
+	switch name {
+	case "rel":
+		return firstRel
+	case "rev":
+		return firstRev
+	}
+	for i, n := range [...]string{"anchor", "media", "title", "title*", "type"} {
+		if name == n {
+			return firstOther + i
+		}
+	}
+	return -1
+}
+
 // first records that a parameter of kind was seen, and the raw value of the
 // first rel and rev.
 func (c *checker) first(kind int, seen *uint, value string, quoted bool) {
-	if kind >= numFirst || *seen&(1<<kind) != 0 {
+	if kind < 0 || *seen&(1<<kind) != 0 {
 		return
 	}
 	*seen |= 1 << kind
 	switch kind {
-	case attrRel:
+	case firstRel:
 		c.rel, c.relQuoted = value, quoted
-	case attrRev:
+	case firstRev:
 		c.rev, c.revQuoted = value, quoted
 	}
 }
