@@ -1,5 +1,7 @@
 package weblink
 
+import "github.com/weblinking/weblink/internal/ascii"
+
 // Character classes of RFC 9110 §5.6 and RFC 8187 §3.2.1, as byte tables.
 const (
 	isTchar     = 1 << iota // tchar (RFC 9110 §5.6.2)
@@ -12,20 +14,37 @@ const (
 	isQuoteStop             // DQUOTE or backslash: ends the run of qdtext in a quoted-string (RFC 9110 §5.6.4)
 )
 
+// Character classes of the URIs that resolve to themselves (plainAbsolute),
+// in a second table.
+const (
+	isHostChar     = 1 << iota // ALPHA / DIGIT / "." / "-": a host name
+	isPlainURIChar             // unreserved / sub-delims / ":" / "@" / "/" / "?" (RFC 3986 §3.3, §3.4, §3.5)
+)
+
+var uriClass = func() (t [256]uint8) {
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-" {
+		t[c] |= isHostChar
+	}
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?" {
+		t[c] |= isPlainURIChar
+	}
+	return t
+}()
+
 var charClass = func() (t [256]uint8) {
+	for c := range t {
+		if ascii.IsTokenChar(byte(c)) {
+			t[c] |= isTchar
+		}
+	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] |= isTchar | isAttrChar
+		t[c] |= isAttrChar
 	}
 	for c := 'a'; c <= 'z'; c++ {
-		t[c] |= isTchar | isAttrChar
+		t[c] |= isAttrChar
 	}
 	for c := 'A'; c <= 'Z'; c++ {
-		t[c] |= isTchar | isAttrChar | isUpper
-	}
-	// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
-	//         "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
-	for _, c := range "!#$%&'*+-.^_`|~" {
-		t[c] |= isTchar
+		t[c] |= isAttrChar | isUpper
 	}
 	// attr-char = ALPHA / DIGIT / "!" / "#" / "$" / "&" / "+" / "-" / "." /
 	//             "^" / "_" / "`" / "|" / "~"
@@ -85,36 +104,6 @@ const notHex = 0x10
 // upperHex holds the digits of upper-case %HH escapes.
 const upperHex = "0123456789ABCDEF"
 
-// isToken reports whether s is a non-empty token (RFC 9110 §5.6.2).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if charClass[s[i]]&isTchar == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// lower returns s with ASCII letters lower-cased, allocating only when s
-// holds an upper-case letter.
-func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if charClass[s[i]]&isUpper != 0 {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if charClass[b[j]]&isUpper != 0 {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
-
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.
 func skipSpace(s string, i int) int {
@@ -134,40 +123,6 @@ func trimSpace(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// equalFold reports whether a and b are equal with ASCII letters folded, the
-// case-insensitive comparison of relation types and parameter names (RFC
-// 8288 §2.1.1, §2.1.2, §3). Unlike strings.EqualFold it does not fold
-// non-ASCII characters: the Kelvin sign is not "k".
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if charClass[x]&isUpper != 0 {
-			x += 'a' - 'A'
-		}
-		if charClass[y]&isUpper != 0 {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-// isPrintableASCII reports whether every byte of s is in 0x20-0x7E, which a
-// quoted-string carries as it is.
-func isPrintableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 // appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).

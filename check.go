@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Problem is one thing Check found in a Link field value that its sender
@@ -407,7 +409,7 @@ func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 		c.dropped(i, adviceName)
 		return i, false
 	}
-	name := lower(s[start:i])
+	name := ascii.Lower(s[start:i])
 	kind := firstWins(name)
 	if kind >= 0 && *seen&(1<<kind) != 0 {
 		c.found = append(c.found, found{off: start, kind: repeated, name: name})
@@ -605,9 +607,9 @@ func (c *checker) checkLink(off int, l Link) {
 			warn(`preload without "as": browsers do not fetch it; add as= with one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
 		case !isPreloadDestination(as.Value):
 			warn(`preload with as=` + quoteForError(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
-		case equalFold(as.Value, "font") || equalFold(as.Value, "fetch"):
+		case ascii.EqualFold(as.Value, "font") || ascii.EqualFold(as.Value, "fetch"):
 			if _, ok := l.Param("crossorigin"); !ok {
-				warn(`preload as=` + lower(as.Value) + ` without crossorigin: the ` + lower(as.Value) + ` request is made in CORS mode, so it does not use the preload and downloads the resource twice; add "; crossorigin"`)
+				warn(`preload as=` + ascii.Lower(as.Value) + ` without crossorigin: the ` + ascii.Lower(as.Value) + ` request is made in CORS mode, so it does not use the preload and downloads the resource twice; add "; crossorigin"`)
 			}
 		}
 	}
@@ -673,7 +675,7 @@ const preloadDestinations = "fetch, font, image, script, style, track"
 // compared ASCII case-insensitively.
 func isPreloadDestination(as string) bool {
 	for _, d := range [...]string{"fetch", "font", "image", "script", "style", "track"} {
-		if equalFold(as, d) {
+		if ascii.EqualFold(as, d) {
 			return true
 		}
 	}

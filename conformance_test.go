@@ -17,18 +17,54 @@ import (
 // The conformance drivers run the test vectors that other projects published
 // for Link header parsing and RFC 3986 reference resolution. Each file in
 // testdata/conformance keeps the source's cases (with their provenance) and
-// adds a "want" object: the result weblink must give under DESIGN.md. Where
-// the source expects something else, a "reason" says which rule decides.
+// adds a "want" object: the result weblink must give by the numbered rules
+// of the package documentation. Where the source expects something else, a
+// "reason" says which rule decides.
+
+// testdataFile is one file of testdata: its path relative to testdata, and
+// its contents.
+type testdataFile struct {
+	name string
+	data []byte
+}
+
+// readTestdata reads the files of testdata that match pattern, a
+// filepath.Match pattern relative to testdata ("conformance/link-*.json"),
+// in name order. It is the one loader of the test vectors: it fails the test
+// when no file matches, since a test with no vectors to run must not pass.
+func readTestdata(tb testing.TB, pattern string) []testdataFile {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", filepath.FromSlash(pattern)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(paths) == 0 {
+		tb.Fatalf("no file in testdata matches %s", pattern)
+	}
+	files := make([]testdataFile, len(paths))
+	for i, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rel, _ := filepath.Rel("testdata", path)
+		files[i] = testdataFile{name: filepath.ToSlash(rel), data: data}
+	}
+	return files
+}
+
+// readTestdataFile returns the contents of testdata/name.
+func readTestdataFile(tb testing.TB, name string) []byte {
+	tb.Helper()
+	return readTestdata(tb, name)[0].data
+}
 
 // loadCases reads the JSON array of cases in testdata/conformance/file and
 // the name of each. Every case must carry weblink's expectation, "want":
 // none is skipped.
 func loadCases[T any](t *testing.T, file string) (names []string, cases []T) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "conformance", file))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readTestdataFile(t, "conformance/"+file)
 	var heads []struct {
 		Name string          `json:"name"`
 		Want json.RawMessage `json:"want"`
@@ -219,7 +255,7 @@ func countSyntaxErrors(err error) int {
 
 // linkCase is a Link header vector. The source's own expectation stays in
 // the case as written ("expect", "expect_format", ...); the driver reads
-// "want", weblink's expectation under DESIGN.md.
+// "want", weblink's expectation under the rules of the package documentation.
 type linkCase struct {
 	Header      *string  `json:"header"`
 	HeaderLines []string `json:"header_lines"`

@@ -131,3 +131,21 @@ func ExampleLinksetHandler() {
 	// <https://example.org/resource1?version=3>; rel="latest-version"; anchor="https://example.org/resource1"
 	// 304
 }
+
+// A program that shows where a linkset document is wrong takes the path and
+// the offset from the *LinksetError.
+func ExampleLinksetError() {
+	doc := []byte(`{"linkset": [{"next": [{"href": "/a", "title": 7}]}]}`)
+	var links weblink.Links
+	err := links.UnmarshalJSON(doc)
+	var le *weblink.LinksetError
+	if errors.As(err, &le) {
+		fmt.Println(le.Path)
+		fmt.Println(string(doc[le.Offset:]))
+		fmt.Println(le.Msg)
+	}
+	// Output:
+	// linkset[0].next[0].title
+	// 7}]}]}
+	// must be a string (RFC 9264 §4.2.4.1), found a number
+}

@@ -93,6 +93,36 @@ func ExampleEarlyHintsMiddleware() {
 	// 200 [] [</app.css>; rel="preload"; as=style, <https://fonts.example>; rel="preconnect", </about>; rel="author"]
 }
 
+func ExampleEarlyHintsFunc() {
+	// What each page preloads, here a hand-written list. A font needs
+	// crossorigin (fonts load in CORS mode), and every hinted resource
+	// needs Cache-Control for the browser to use the early response.
+	style := func(target string) weblink.Link {
+		return weblink.Link{Target: target, Rel: []string{weblink.RelPreload}, Params: []weblink.Param{{Name: "as", Value: "style"}}}
+	}
+	preloads := map[string]weblink.Links{
+		"/": {style("/app.css")},
+		"/docs": {
+			style("/docs.css"),
+			{Target: "/fonts/text.woff2", Rel: []string{weblink.RelPreload}, Type: "font/woff2",
+				Params: []weblink.Param{{Name: "as", Value: "font"}, {Name: "crossorigin"}}},
+			{Target: "/docs/toc.json", Rel: []string{"index"}}, // not a hint: final response only
+		},
+	}
+	hints := func(r *http.Request) weblink.Links { return preloads[r.URL.Path] }
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>")
+	})
+	srv := httptest.NewServer(weblink.EarlyHintsFunc(hints)(page))
+	defer srv.Close()
+	getWithHints(srv.Client(), srv.URL+"/docs")
+	getWithHints(srv.Client(), srv.URL+"/about") // no links: no 103
+	// Output:
+	// 103 map[Link:[</docs.css>; rel="preload"; as=style, </fonts/text.woff2>; rel="preload"; type="font/woff2"; as=font; crossorigin]]
+	// 200 [] [</docs.css>; rel="preload"; as=style, </fonts/text.woff2>; rel="preload"; type="font/woff2"; as=font; crossorigin, </docs/toc.json>; rel="index"]
+	// 200 [] []
+}
+
 func ExamplePageLinks() {
 	u, _ := url.Parse("https://api.example/items?sort=name&page=2&tag=a&tag=b#results")
 	for _, l := range weblink.PageLinks(u, "page", 2, 4) {

@@ -1,11 +1,11 @@
 package weblink
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/weblinking/weblink/internal/ascii"
 	"golang.org/x/text/language"
 )
 
@@ -198,6 +199,15 @@ func TestParseExtValueUnsupportedCharset(t *testing.T) {
 	}
 }
 
+// isMimeCharsetc reports whether c is a mime-charsetc, written from RFC 8187
+// §3.2.1 rather than from the charClass table that ParseExtValue uses:
+//
+//	mime-charsetc = ALPHA / DIGIT / "!" / "#" / "$" / "%" / "&" / "+" /
+//	                "-" / "^" / "_" / "`" / "{" / "}" / "~"
+func isMimeCharsetc(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&+-^_`{}~", c) >= 0
+}
+
 // TestCharsetTable checks every name of the charset table: lower-case, a
 // mime-charset, found case-insensitively, and decoding every octet as
 // golang.org/x/text does, except where ParseExtValue reports an undefined
@@ -209,7 +219,7 @@ func TestCharsetTable(t *testing.T) {
 	longest := 0
 	for name, cs := range charsets {
 		longest = max(longest, len(name))
-		if lower(name) != name || !allOf(name, isMimeCharsetChar) {
+		if ascii.Lower(name) != name || !allOf(name, isMimeCharsetc) {
 			t.Errorf("charset name %q is not a lower-case mime-charset", name)
 		}
 		for _, written := range []string{name, strings.ToUpper(name)} {
@@ -406,23 +416,19 @@ type conformanceCase struct {
 
 func readConformance(tb testing.TB) map[string]conformanceFile {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "extvalue", "*.json"))
-	if err != nil || len(paths) != 6 {
-		tb.Fatalf("testdata/extvalue: %d files, %v", len(paths), err)
+	found := readTestdata(tb, "extvalue/*.json")
+	if len(found) != 6 {
+		tb.Fatalf("testdata/extvalue: %d files, want 6", len(found))
 	}
 	files := make(map[string]conformanceFile)
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, file := range found {
 		var f conformanceFile
-		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec := json.NewDecoder(bytes.NewReader(file.data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			tb.Fatalf("%s: %v", path, err)
+			tb.Fatalf("%s: %v", file.name, err)
 		}
-		files[filepath.Base(path)] = f
+		files[path.Base(file.name)] = f
 	}
 	return files
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // String returns l as one link-value (RFC 8288 §3), safe to put in a header
@@ -26,14 +28,14 @@ import (
 // a parameter with an empty value is written bare ("; crossorigin").
 //
 // What cannot be written safely is left out or made safe, never passed
-// through: a Param whose name is not a token, ends in "*" or is one of the
+// through: a [Param] whose name is not a token, ends in "*" or is one of the
 // link's own attribute names is omitted; non-ASCII and control characters in
 // rel, rev, hreflang, media and type are percent-encoded; invalid UTF-8 in a
 // title becomes U+FFFD; a language tag that is not well-formed is left out.
 // Validate reports each of these.
 //
 // Parameters come in this order: rel, anchor, rev, each hreflang, media,
-// title or title*, type, then Params in order. For a Link in the form Parse
+// title or title*, type, then Params in order. For a Link in the form [Parse]
 // produces, whose Target, Anchor, Rel, Rev, Hreflang, Media and Type are
 // printable ASCII with Target and Anchor URI-references, Parse(l.String())
 // gives l back.
@@ -41,7 +43,7 @@ func (l Link) String() string {
 	return string(l.appendTo(make([]byte, 0, l.sizeHint())))
 }
 
-// String returns ls as a Link field value: the link-values of Link.String
+// String returns ls as a Link field value: the link-values of [Link.String]
 // joined by ", ". An empty list gives "".
 func (ls Links) String() string {
 	n := 0
@@ -59,7 +61,7 @@ func (ls Links) String() string {
 }
 
 // Add appends one Link field line to h holding all links, formatted by
-// Links.String (RFC 8288 §3). Lines already in h are kept. Add with no links
+// [Links.String] (RFC 8288 §3). Lines already in h are kept. Add with no links
 // does nothing.
 func Add(h http.Header, links ...Link) {
 	if len(links) == 0 {
@@ -120,7 +122,7 @@ func (l Link) appendTo(b []byte) []byte {
 		if !isExtensionName(p.Name) {
 			continue
 		}
-		b = appendTextParam(b, p.Name, p.Value, p.Lang, false, starred[lower(p.Name)])
+		b = appendTextParam(b, p.Name, p.Value, p.Lang, false, starred[ascii.Lower(p.Name)])
 	}
 	return b
 }
@@ -137,7 +139,7 @@ func starNames(params []Param) map[string]bool {
 			if m == nil {
 				m = make(map[string]bool)
 			}
-			m[lower(p.Name)] = true
+			m[ascii.Lower(p.Name)] = true
 		}
 	}
 	return m
@@ -147,17 +149,17 @@ func starNames(params []Param) map[string]bool {
 // an RFC 8187 ext-value: it has a (well-formed) language, or characters that
 // a quoted-string cannot carry.
 func needsExtValue(value, lang string) bool {
-	return validLanguage(lang) || !isPrintableASCII(value)
+	return validLanguage(lang) || !ascii.IsPrint(value)
 }
 
 // isExtensionName reports whether name can be written as the name of an
 // extension parameter: a token, without a trailing "*", and not one of the
 // attributes that Link has fields for.
 func isExtensionName(name string) bool {
-	if !isToken(name) || name[len(name)-1] == '*' {
+	if !ascii.IsToken(name) || name[len(name)-1] == '*' {
 		return false
 	}
-	return !isOwnName(lower(name))
+	return !isOwnName(ascii.Lower(name))
 }
 
 // isOwnName reports whether the lower-case name is an attribute that Link
@@ -204,7 +206,7 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 	b = append(b, "; "...)
 	b = append(b, name...)
 	b = append(b, '=')
-	if !quote && isToken(value) {
+	if !quote && ascii.IsToken(value) {
 		return append(b, value...)
 	}
 	b = append(b, '"')
@@ -236,7 +238,7 @@ func appendQuotedASCII(b []byte, s string) []byte {
 // set), else a token or a quoted-string.
 func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byte {
 	b = append(b, "; "...)
-	b = appendLower(b, name)
+	b = ascii.AppendLower(b, name)
 	if star || needsExtValue(value, lang) {
 		b = append(b, "*="...)
 		return ExtValue{Lang: lang, Value: value}.appendTo(b)
@@ -244,24 +246,12 @@ func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byt
 	switch {
 	case value == "" && !quote:
 		return b
-	case !quote && isToken(value):
+	case !quote && ascii.IsToken(value):
 		return append(append(b, '='), value...)
 	}
 	b = append(b, `="`...)
 	b = appendQuotedASCII(b, value)
 	return append(b, '"')
-}
-
-// appendLower appends s with ASCII letters lower-cased.
-func appendLower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if charClass[c]&isUpper != 0 {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 // ErrInvalidLink is wrapped by every problem that Validate reports; test for
@@ -275,7 +265,7 @@ func invalid(field, msg string) error {
 
 // Validate checks l strictly against RFC 8288 before it is sent, and returns
 // every problem it finds (joined with errors.Join, each wrapping
-// ErrInvalidLink), or nil:
+// [ErrInvalidLink]), or nil:
 //
 //   - l has at least one relation type (RFC 8288 §3.3: rel is required);
 //   - every relation type in Rel and Rev is lower-case and registered
@@ -284,7 +274,7 @@ func invalid(field, msg string) error {
 //   - every Hreflang is a well-formed language tag (§3.4.1, RFC 5646);
 //   - Type is type/subtype (§3.4.1, RFC 6838), in printable ASCII;
 //   - Target and Anchor are URI-references or IRIs (§3.1, §3.2);
-//   - Param names are tokens, without a trailing "*", and not names that
+//   - [Param] names are tokens, without a trailing "*", and not names that
 //     Link has fields for; language tags are well-formed;
 //   - no value holds control characters or invalid UTF-8, and rel, rev,
 //     hreflang, media and type are ASCII.
@@ -320,11 +310,11 @@ func (l Link) Validate() error {
 		}
 	}
 	if l.Type != "" {
-		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") || !isPrintableASCII(l.Type) {
+		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") || !ascii.IsPrint(l.Type) {
 			add("type", quoteForError(l.Type)+" is not a media type type/subtype (RFC 6838)")
 		}
 	}
-	if !isPrintableASCII(l.Media) {
+	if !ascii.IsPrint(l.Media) {
 		add("media", quoteForError(l.Media)+" holds non-ASCII or control characters")
 	}
 	checkText := func(field, value, lang string) {

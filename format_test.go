@@ -8,55 +8,57 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// formatTests has a case for every rule of DESIGN.md §4.
+// formatTests has a case for every formatting rule of the package
+// documentation (rules 16 to 20), named after it.
 var formatTests = []struct {
 	name string
 	in   Link
 	want string
 }{
-	{"order and quoting",
+	{"rule19/order and quoting",
 		Link{Target: "https://x/?a=1", Rel: []string{"next", "last"}, Anchor: "#ctx", Rev: []string{"made"},
 			Hreflang: []string{"en", "de-CH"}, Media: "screen", Title: "Next page", Type: "text/html",
 			Params: []Param{{Name: "as", Value: "font"}, {Name: "crossorigin"}}},
 		`<https://x/?a=1>; rel="next last"; anchor="#ctx"; rev="made"; hreflang=en; hreflang=de-CH; media=screen; title="Next page"; type="text/html"; as=font; crossorigin`},
-	{"zero link", Link{}, `<>`},
-	{"tokens where possible, quoted otherwise",
+	{"rule19/zero link", Link{}, `<>`},
+	{"rule18/tokens where possible, quoted otherwise",
 		Link{Target: "a", Media: "screen, print", Params: []Param{{Name: "x", Value: `say "hi" \o/`}, {Name: "y", Value: "a b"}}},
 		`<a>; media="screen, print"; x="say \"hi\" \\o/"; y="a b"`},
-	{"IRI to URI", Link{Target: "http://ex.com/ümlaut?q=é", Anchor: "/ä"},
+	{"rule17/IRI to URI", Link{Target: "http://ex.com/ümlaut?q=é", Anchor: "/ä"},
 		`<http://ex.com/%C3%BCmlaut?q=%C3%A9>; anchor="/%C3%A4"`},
-	{"characters not allowed in a URI", Link{Target: "a b<c>\"d\r\nSet-Cookie: x=1", Anchor: "x\"y"},
+	{"rule17/characters not allowed in a URI", Link{Target: "a b<c>\"d\r\nSet-Cookie: x=1", Anchor: "x\"y"},
 		`<a%20b%3Cc%3E%22d%0D%0ASet-Cookie:%20x=1>; anchor="x%22y"`},
-	{"percent escapes kept, stray percent encoded", Link{Target: "a%20b%zz%"}, `<a%20b%25zz%25>`},
-	{"title* for non-ASCII", Link{Target: "a", Title: "nächstes Kapitel"},
+	{"rule17/percent escapes kept, stray percent encoded", Link{Target: "a%20b%zz%"}, `<a%20b%25zz%25>`},
+	{"rule18/title* for non-ASCII", Link{Target: "a", Title: "nächstes Kapitel"},
 		`<a>; title*=UTF-8''n%C3%A4chstes%20Kapitel`},
-	{"title* for a language", Link{Target: "a", Title: "Chapter", TitleLang: "en"},
+	{"rule18/title* for a language", Link{Target: "a", Title: "Chapter", TitleLang: "en"},
 		`<a>; title*=UTF-8'en'Chapter`},
-	{"title* for control characters", Link{Target: "a", Title: "x\r\nLink: <evil>"},
+	{"rule16/title* for control characters", Link{Target: "a", Title: "x\r\nLink: <evil>"},
 		`<a>; title*=UTF-8''x%0D%0ALink%3A%20%3Cevil%3E`},
-	{"invalid UTF-8 title becomes U+FFFD", Link{Target: "a", Title: "a\xffb"},
+	{"rule20/invalid UTF-8 title becomes U+FFFD", Link{Target: "a", Title: "a\xffb"},
 		`<a>; title*=UTF-8''a%EF%BF%BDb`},
-	{"malformed title language left out", Link{Target: "a", Title: "x", TitleLang: "not a tag!"},
+	{"rule20/malformed title language left out", Link{Target: "a", Title: "x", TitleLang: "not a tag!"},
 		`<a>; title="x"`},
-	{"param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
+	{"rule18/param ext-value", Link{Target: "a", Params: []Param{{Name: "label", Value: "日本"}, {Name: "note", Value: "hi", Lang: "en"}}},
 		`<a>; label*=UTF-8''%E6%97%A5%E6%9C%AC; note*=UTF-8'en'hi`},
-	{"one star value puts every value of the name in star form",
+	{"rule20/one star value puts every value of the name in star form",
 		Link{Target: "a", Params: []Param{{Name: "foo"}, {Name: "bar", Value: "x"}, {Name: "Foo", Value: "\x00"}}},
 		`<a>; foo*=UTF-8''; bar=x; foo*=UTF-8''%00`},
-	{"bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
+	{"rule18/bare valueless param", Link{Target: "a", Params: []Param{{Name: "crossorigin"}, {Name: "nopush"}}},
 		`<a>; crossorigin; nopush`},
-	{"unsafe param names omitted", Link{Target: "a", Params: []Param{
+	{"rule20/unsafe param names omitted", Link{Target: "a", Params: []Param{
 		{Name: "rel", Value: "evil"}, {Name: "Title", Value: "x"}, {Name: "a b", Value: "1"}, {Name: "x\r\ny", Value: "1"},
 		{Name: "", Value: "1"}, {Name: "foo*", Value: "1"}, {Name: "ok", Value: "1"}, {Name: "UP", Value: "2"}}},
 		`<a>; ok=1; up=2`},
-	{"non-ASCII and controls percent-encoded in ASCII attributes",
+	{"rule20/non-ASCII and controls percent-encoded in ASCII attributes",
 		Link{Target: "a", Rel: []string{"nëxt", "a\"b"}, Rev: []string{"x\ny"}, Hreflang: []string{"é"}, Media: "scr\reen", Type: "text/ü"},
 		`<a>; rel="n%C3%ABxt a\"b"; rev="x%0Ay"; hreflang="%C3%A9"; media="scr%0Deen"; type="text/%C3%BC"`},
-	{"empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
+	{"rule20/empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
 		`<a>; rel="next"`},
-	{"empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
+	{"rule18/empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
 }
 
 func TestFormat(t *testing.T) {
@@ -66,7 +68,7 @@ func TestFormat(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("String() =\n%s\nwant\n%s", got, tt.want)
 			}
-			if !isPrintableASCII(got) {
+			if !ascii.IsPrint(got) {
 				t.Errorf("String() = %q is not printable ASCII", got)
 			}
 		})
@@ -97,8 +99,8 @@ func TestAdd(t *testing.T) {
 	}
 }
 
-// TestFormatRoundTrip checks DESIGN.md §4: Parse(l.String()) gives l back
-// for links in parsed form.
+// TestFormatRoundTrip checks rule 21: Parse(l.String()) gives l back for
+// links in parsed form.
 func TestFormatRoundTrip(t *testing.T) {
 	links := Links{
 		{Target: "https://x/a?b=c#d", Rel: []string{"next", "http://example.com/rel"}, Anchor: "#x", Rev: []string{"made"},
@@ -135,33 +137,38 @@ func TestValidate(t *testing.T) {
 	}
 	bad := []struct {
 		l    Link
-		want []string // substrings, one per problem
+		want []string // the problems, in order, without the "weblink: invalid link: " of each
 	}{
-		{Link{Target: "a"}, []string{"rel is missing"}},
-		{Link{Target: "a", Rel: []string{""}}, []string{"rel is missing", `rel ""`}},
-		{Link{Target: "a", Rel: []string{"Next"}}, []string{`rel "Next"`}},
-		{Link{Target: "a", Rel: []string{"next page"}}, []string{`rel "next page"`}},
-		{Link{Target: "a", Rel: []string{"next"}, Rev: []string{"x y"}}, []string{`rev "x y"`}},
-		{Link{Target: "a", Rel: []string{"n\u00ebxt"}}, []string{"rel"}},
-		{Link{Target: "a b", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{"anchor"}},
-		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{"target"}},
-		{Link{Target: "/\ue000", Rel: []string{"x"}}, []string{"target"}},     // private use outside the query
-		{Link{Target: "/\ufffe", Rel: []string{"x"}}, []string{"target"}},     // not a character
-		{Link{Target: "/a\u202eb", Rel: []string{"x"}}, []string{"target"}},   // bidi override (RFC 3987 §4.1)
-		{Link{Target: "/\U000E0001", Rel: []string{"x"}}, []string{"target"}}, // a tag character, not ucschar
-		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US"`, `hreflang "1a"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n"`}},
-		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html; a=\"\u00fc\""}, []string{"type"}},
-		{Link{Target: "a", Rel: []string{"OPENID2.LOCAL_ID"}}, []string{"rel"}},
-		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{"media"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{"title \"a\\r\\nb\" holds control characters"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{"UTF-8"}},
-		{Link{Target: "a", Rel: []string{"x"}, Title: "t", TitleLang: "en_US"}, []string{"language"}},
+		{Link{Target: "a"}, []string{"rel is missing: a link needs at least one relation type (RFC 8288 §3.3)"}},
+		{Link{Target: "a", Rel: []string{""}}, []string{"rel is missing: a link needs at least one relation type (RFC 8288 §3.3)", `rel "" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"Next"}}, []string{`rel "Next" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"next page"}}, []string{`rel "next page" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"next"}, Rev: []string{"x y"}}, []string{`rev "x y" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"n\u00ebxt"}}, []string{`rel "nëxt" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a b", Rel: []string{"x"}}, []string{`target "a b" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},
+		{Link{Target: "a", Anchor: "%zz", Rel: []string{"x"}}, []string{`anchor "%zz" is not a URI-reference or IRI: byte 0 must be percent-encoded`}},
+		{Link{Target: "http://[::1", Rel: []string{"x"}}, []string{`target "http://[::1" is not a URI-reference: parse "http://[::1": missing ']' in host`}},
+		{Link{Target: "a\xff", Rel: []string{"x"}}, []string{`target "a\xff" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},
+		{Link{Target: "/\ue000", Rel: []string{"x"}}, []string{`target "/\ue000" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},         // private use outside the query
+		{Link{Target: "/\ufffe", Rel: []string{"x"}}, []string{`target "/\ufffe" is not a URI-reference or IRI: byte 1 must be percent-encoded`}},         // not a character
+		{Link{Target: "/a\u202eb", Rel: []string{"x"}}, []string{`target "/a\u202eb" is not a URI-reference or IRI: byte 2 must be percent-encoded`}},     // bidi override (RFC 3987 §4.1)
+		{Link{Target: "/\U000E0001", Rel: []string{"x"}}, []string{`target "/\U000e0001" is not a URI-reference or IRI: byte 1 must be percent-encoded`}}, // a tag character, not ucschar
+		{Link{Target: "a", Rel: []string{"x"}, Hreflang: []string{"en_US", "1a"}}, []string{`hreflang "en_US" is not a well-formed language tag (RFC 5646)`, `hreflang "1a" is not a well-formed language tag (RFC 5646)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "html"}, []string{`type "html" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html\r\n"}, []string{`type "text/html\r\n" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Type: "text/html; a=\"\u00fc\""}, []string{`type "text/html; a=\"ü\"" is not a media type type/subtype (RFC 6838)`}},
+		{Link{Target: "a", Rel: []string{"OPENID2.LOCAL_ID"}}, []string{`rel "OPENID2.LOCAL_ID" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)`}},
+		{Link{Target: "a", Rel: []string{"x"}, Media: "scr\u00e9en"}, []string{`media "scréen" holds non-ASCII or control characters`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\r\nb"}, []string{`title "a\r\nb" holds control characters`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "a\xff"}, []string{`title "a\xff" is not valid UTF-8`}},
+		{Link{Target: "a", Rel: []string{"x"}, Title: "t", TitleLang: "en_US"}, []string{`title language "en_US" is not a well-formed language tag (RFC 5646)`}},
 		{Link{Target: "a", Rel: []string{"x"}, Params: []Param{{Name: "rel"}, {Name: "a b"}, {Name: "x*"}, {Name: "ok", Value: "\x00"}, {Name: "l", Lang: "1a"}}},
-			[]string{`param "rel"`, `param "a b"`, `param "x*"`, "param ok", "param l"}},
+			[]string{
+				`param "rel" is not a token without "*", or is an attribute Link has a field for`,
+				`param "a b" is not a token without "*", or is an attribute Link has a field for`,
+				`param "x*" is not a token without "*", or is an attribute Link has a field for`,
+				`param ok "\x00" holds control characters`,
+				`param l language "1a" is not a well-formed language tag (RFC 5646)`}},
 	}
 	for _, tt := range bad {
 		err := tt.l.Validate()
@@ -178,8 +185,8 @@ func TestValidate(t *testing.T) {
 			continue
 		}
 		for i, w := range tt.want {
-			if !strings.Contains(msgs[i], w) {
-				t.Errorf("problem %d = %q, want it to mention %q", i, msgs[i], w)
+			if w = "weblink: invalid link: " + w; msgs[i] != w {
+				t.Errorf("problem %d =\n%q, want\n%q", i, msgs[i], w)
 			}
 		}
 	}

@@ -2,23 +2,19 @@ package weblink
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // conformanceStrings returns every string stored under one of the given keys
-// anywhere in the JSON files matching pattern: the inputs of the conformance
-// vectors in testdata, used to seed the fuzz targets.
+// anywhere in the JSON files of testdata matching pattern (see
+// readTestdata): the inputs of the conformance vectors, used to seed the
+// fuzz targets.
 func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string {
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	want := make(map[string]bool)
 	for _, k := range keys {
 		want[k] = true
@@ -41,14 +37,10 @@ func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string 
 			}
 		}
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, f := range readTestdata(tb, pattern) {
 		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			tb.Fatalf("%s: %v", f, err)
+		if err := json.Unmarshal(f.data, &v); err != nil {
+			tb.Fatalf("%s: %v", f.name, err)
 		}
 		walk(v, "")
 	}
@@ -56,20 +48,20 @@ func conformanceStrings(tb testing.TB, pattern string, keys ...string) []string 
 }
 
 // inParsedForm reports whether l is in the domain of the round-trip promise
-// of DESIGN.md §4: Target, Anchor, Rel, Rev, Hreflang, Media and Type
+// of rule 21: Target, Anchor, Rel, Rev, Hreflang, Media and Type
 // printable ASCII, Target and Anchor URI-references, and Title and Param
 // values valid UTF-8.
 func inParsedForm(l Link) bool {
-	ascii := []string{l.Target, l.Anchor, l.Media, l.Type}
-	ascii = append(ascii, l.Rel...)
-	ascii = append(ascii, l.Rev...)
-	ascii = append(ascii, l.Hreflang...)
-	for _, s := range ascii {
-		if !isPrintableASCII(s) {
+	printable := []string{l.Target, l.Anchor, l.Media, l.Type}
+	printable = append(printable, l.Rel...)
+	printable = append(printable, l.Rev...)
+	printable = append(printable, l.Hreflang...)
+	for _, s := range printable {
+		if !ascii.IsPrint(s) {
 			return false
 		}
 	}
-	// Text is written as UTF-8: invalid UTF-8 becomes U+FFFD (§4).
+	// Text is written as UTF-8: invalid UTF-8 becomes U+FFFD (rule 20).
 	if !utf8.ValidString(l.Title) {
 		return false
 	}
@@ -83,21 +75,21 @@ func inParsedForm(l Link) bool {
 
 // FuzzParse checks that Parse never panics, that String always writes
 // printable ASCII, that formatting a parsed link and parsing it again gives
-// the same link for links in parsed form (DESIGN.md §4), and that every
+// the same link for links in parsed form (rule 21), and that every
 // other link is stable after one round: parsing what String wrote and
 // formatting it again gives that link back.
 func FuzzParse(f *testing.F) {
 	for _, tt := range parseTests {
 		f.Add(tt.in)
 	}
-	for _, s := range conformanceStrings(f, "testdata/conformance/link-*.json", "header", "header_lines") {
+	for _, s := range conformanceStrings(f, "conformance/link-*.json", "header", "header_lines") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		links, _ := Parse(in)
 		for _, l := range links {
 			s := l.String()
-			if !isPrintableASCII(s) {
+			if !ascii.IsPrint(s) {
 				t.Fatalf("String() = %q is not printable ASCII", s)
 			}
 			again, err := Parse(s)
@@ -134,7 +126,7 @@ func FuzzFormat(f *testing.F) {
 		l := Link{Target: target, Rel: []string{rel, "x"}, Anchor: anchor, Rev: []string{rel}, Hreflang: []string{hreflang},
 			Media: media, Title: title, TitleLang: titleLang, Type: typ, Params: []Param{{Name: pname, Value: pvalue, Lang: plang}}}
 		s := l.String()
-		if !isPrintableASCII(s) {
+		if !ascii.IsPrint(s) {
 			t.Fatalf("String() = %q is not printable ASCII", s)
 		}
 		got, err := Parse(s)

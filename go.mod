@@ -6,3 +6,5 @@ require (
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/text v0.28.0
 )
+
+require golang.org/x/net v0.43.0

@@ -3,13 +3,15 @@ package weblink
 import (
 	"errors"
 	"net/url"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
 // the relation types that say how the context relates to it, and the target
 // attributes that describe it.
 //
-// Parse fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
+// [Parse] fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
 // attributes that may occur once, only the first occurrence counts. The zero
 // Link has an empty target (which refers to the context itself) and no
 // relation types.
@@ -50,19 +52,18 @@ func (l Link) HasRel(rel string) bool { return hasRel(l.Rel, rel) }
 // case-insensitively.
 func hasRel(rels []string, rel string) bool {
 	for _, r := range rels {
-		if equalFold(r, rel) {
+		if ascii.EqualFold(r, rel) {
 			return true
 		}
 	}
 	return false
 }
 
-// Param returns the value of the first extension parameter named name
-// (compared case-insensitively, without a trailing "*") and whether there is
-// one.
+// Param returns the first extension parameter named name (compared
+// case-insensitively, without a trailing "*") and whether there is one.
 func (l Link) Param(name string) (Param, bool) {
 	for _, p := range l.Params {
-		if equalFold(p.Name, name) {
+		if ascii.EqualFold(p.Name, name) {
 			return p, true
 		}
 	}
@@ -70,10 +71,12 @@ func (l Link) Param(name string) (Param, bool) {
 }
 
 // Rel returns the first link that has the relation type rel, compared
-// case-insensitively, and whether there is one. It is the usual way to find
-// the "next" page of a paginated API:
+// case-insensitively (RFC 8288 §2.1.1), and whether there is one, whatever
+// its Anchor: for the next page of a response use [NextURL] or [Pages],
+// which pass over next links that are about another resource.
+// [Links.AllRel] returns every link with the relation type.
 //
-//	if next, ok := links.Rel("next"); ok { ... }
+//	if license, ok := links.Rel("license"); ok { ... }
 func (ls Links) Rel(rel string) (Link, bool) {
 	// By index: ranging over the values would copy every Link.
 	for i := range ls {
@@ -125,17 +128,27 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 	return out, errors.Join(errs...)
 }
 
-// ResolveError reports a link target or anchor that net/url could not parse,
-// so that Resolve left it as written (DESIGN §5). ParseResponse returns it.
-type ResolveError struct {
-	Ref string // the reference as written
-	Err error  // the error from url.Parse
+// AllRel returns every link that has the relation type rel, compared
+// case-insensitively (RFC 8288 §2.1.1), in the order they were written, or
+// nil when there is none: all the alternate chains of an ACME certificate
+// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page,
+// where [Links.Rel] gives only the first. The links are copies; ls is not
+// modified.
+func (ls Links) AllRel(rel string) Links {
+	n := 0
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make(Links, 0, n)
+	for i := range ls {
+		if hasRel(ls[i].Rel, rel) {
+			out = append(out, ls[i])
+		}
+	}
+	return out
 }
-
-// Error names the reference and why net/url rejected it.
-func (e *ResolveError) Error() string {
-	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
-}
-
-// Unwrap returns the url.Parse error.
-func (e *ResolveError) Unwrap() error { return e.Err }

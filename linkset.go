@@ -16,15 +16,15 @@ const (
 	LinksetJSONType = "application/linkset+json"
 )
 
-// ErrInvalidLinkset is wrapped by every error of Links.UnmarshalJSON (a
-// document that breaks a rule of RFC 9264 §4.2) and of Links.MarshalJSON (a
+// ErrInvalidLinkset is wrapped by every error of [Links.UnmarshalJSON] (a
+// document that breaks a rule of RFC 9264 §4.2) and of [Links.MarshalJSON] (a
 // link that the JSON format cannot represent). Test for it with errors.Is.
 var ErrInvalidLinkset = errors.New("weblink: invalid linkset")
 
 // ParseLinkset parses an application/linkset document (RFC 9264 §4.1): the
 // syntax of a Link header field value in which newlines may separate
 // link-values and parameters, as spaces and tabs do. It applies the rules
-// of Parse, with the same links, errors and offsets (byte offsets in doc);
+// of [Parse], with the same links, errors and offsets (byte offsets in doc);
 // the links of a malformed link-value are dropped and reported, the others
 // are returned either way.
 func ParseLinkset(doc []byte) (Links, error) {
@@ -34,9 +34,9 @@ func ParseLinkset(doc []byte) (Links, error) {
 }
 
 // FormatLinkset returns ls as an application/linkset document (RFC 9264
-// §4.1): one link-value per line, written by Link.String, each line but the
+// §4.1): one link-value per line, written by [Link.String], each line but the
 // last ending with ",", and a final newline. The document is ASCII, as §4.1
-// requires. ParseLinkset reads it back, and so does Parse once the newlines
+// requires. [ParseLinkset] reads it back, and so does [Parse] once the newlines
 // are removed (which RFC 9264 §4.1 requires before the document is used as a
 // Link field value). An empty ls gives an empty document.
 func FormatLinkset(ls Links) []byte {

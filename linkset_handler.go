@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
 // resource (RFC 9264 §6, §7), in the format the request's Accept field asks
 // for: application/linkset+json (MarshalJSON, with a final newline) or
-// application/linkset (FormatLinkset). Publishing a linkset takes two lines:
+// application/linkset ([FormatLinkset]). Publishing a linkset takes two lines:
 //
 //	mux.Handle("/links/resource1", weblink.LinksetHandler(links))
 //	weblink.Add(w.Header(), weblink.Link{Target: "/links/resource1", Rel: []string{"linkset"}, Type: weblink.LinksetJSONType})
@@ -163,14 +165,14 @@ func matchRange(mr, t string) int {
 //	weight = OWS ";" OWS "q=" qvalue
 func parseMediaRange(elem string) (string, int, bool) {
 	params := strings.Split(elem, ";")
-	mr := lower(trimSpace(params[0]))
+	mr := ascii.Lower(trimSpace(params[0]))
 	if !strings.Contains(mr, "/") {
 		return "", 0, false
 	}
 	q := 1000
 	for _, p := range params[1:] {
 		name, value, _ := strings.Cut(trimSpace(p), "=")
-		if !equalFold(trimSpace(name), "q") {
+		if !ascii.EqualFold(trimSpace(name), "q") {
 			continue
 		}
 		v, ok := parseQValue(value)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // MarshalJSON returns ls as an application/linkset+json document (RFC 9264
@@ -34,22 +36,22 @@ import (
 //     {"value", "language"} objects under "name*" when any value of that
 //     name has a language or is not printable ASCII.
 //
-// Target and Anchor are written as URI references, converted as Link.String
+// Target and Anchor are written as URI references, converted as [Link.String]
 // converts them (RFC 9264 §4.2.2 and §4.2.3 require URI references). Rev is
 // left out: RFC 9264 has no place for it (§4 suggests expressing the
 // inverse link with rel instead).
 //
 // A link that the format cannot represent is an error wrapping
-// ErrInvalidLinkset: one without a relation type, one whose relation type
-// holds whitespace or is "anchor", a Param named "href" or with a name that
+// [ErrInvalidLinkset]: one without a relation type, one whose relation type
+// holds whitespace or is "anchor", a [Param] named "href" or with a name that
 // Link.String would leave out, and a language tag that is not well-formed.
 //
 // encoding/json compacts the output of MarshalJSON; call it directly, or use
-// LinksetHandler, to keep the indentation.
+// [LinksetHandler], to keep the indentation.
 func (ls Links) MarshalJSON() ([]byte, error) {
 	for i, l := range ls {
 		if err := l.checkLinkset(); err != nil {
-			return nil, fmt.Errorf("%w: link %d (target %s): %s", ErrInvalidLinkset, i, quoteForError(l.Target), err.Error())
+			return nil, &LinksetError{Offset: -1, Link: i, Msg: err.Error(), target: l.Target}
 		}
 	}
 	w := newJSONWriter()
@@ -97,7 +99,7 @@ func (l Link) checkLinkset() error {
 		switch {
 		case strings.ContainsAny(r, " \t\r\n"):
 			return fmt.Errorf("relation type %s holds whitespace; put each relation type in its own Rel entry", quoteForError(r))
-		case equalFold(r, "anchor"):
+		case ascii.EqualFold(r, "anchor"):
 			return errors.New(`relation type "anchor" cannot be a member of a link context object, whose "anchor" member is the context (RFC 9264 §4.2.2)`)
 		}
 	}
@@ -106,7 +108,7 @@ func (l Link) checkLinkset() error {
 	}
 	for _, p := range l.Params {
 		switch {
-		case equalFold(p.Name, "href"):
+		case ascii.EqualFold(p.Name, "href"):
 			return errors.New(`a Param named "href" would clash with the link target member "href" (RFC 9264 §4.2.3); rename it`)
 		case !isExtensionName(p.Name):
 			return fmt.Errorf("Param name %s is not a token without a trailing \"*\", or is an attribute that Link has a field for; rename it or set that field", quoteForError(p.Name))
@@ -158,7 +160,7 @@ func groupContexts(ls Links) []contextGroup {
 			// Grouped by the member name as written: relation types that
 			// differ only in bytes that are not UTF-8 are one member, never
 			// two that UnmarshalJSON rejects as duplicates (#11).
-			r = validText(lower(r))
+			r = validText(ascii.Lower(r))
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
 			if !ok {
@@ -199,10 +201,10 @@ func groupParams(ps []Param) []Param {
 	rank := make(map[string]int, len(ps))
 	grouped := true
 	for i, p := range ps {
-		name := lower(p.Name)
+		name := ascii.Lower(p.Name)
 		if _, ok := rank[name]; !ok {
 			rank[name] = len(rank)
-		} else if !equalFold(ps[i-1].Name, name) {
+		} else if !ascii.EqualFold(ps[i-1].Name, name) {
 			grouped = false
 		}
 	}
@@ -211,7 +213,7 @@ func groupParams(ps []Param) []Param {
 	}
 	out := slices.Clone(ps)
 	slices.SortStableFunc(out, func(a, b Param) int {
-		return rank[lower(a.Name)] - rank[lower(b.Name)]
+		return rank[ascii.Lower(a.Name)] - rank[ascii.Lower(b.Name)]
 	})
 	return out
 }
@@ -280,11 +282,11 @@ func (w *jsonWriter) target(l Link) {
 	for i := 0; i < len(ps); {
 		// ps[i:j] are the values of one name.
 		j := i
-		for j < len(ps) && equalFold(ps[j].Name, ps[i].Name) {
+		for j < len(ps) && ascii.EqualFold(ps[j].Name, ps[i].Name) {
 			j++
 		}
 		w.raw(", ")
-		name := lower(ps[i].Name)
+		name := ascii.Lower(ps[i].Name)
 		star := starred[name]
 		if star {
 			name += "*"
@@ -325,7 +327,7 @@ func (w *jsonWriter) extValue(value, lang string) {
 // writes them.
 //
 // It accepts every shape §4.2 allows and rejects what its MUSTs forbid, with
-// an error wrapping ErrInvalidLinkset that names the JSON path of the
+// an error wrapping [ErrInvalidLinkset] that names the JSON path of the
 // problem, such as
 //
 //	weblink: invalid linkset: linkset[0].next[1].href: missing; ...
@@ -348,11 +350,11 @@ func (w *jsonWriter) extValue(value, lang string) {
 //
 // As in a Link field, "title*" wins over "title", and only its first entry
 // counts (RFC 8288 §3.4.1). Every value of an extension attribute becomes a
-// Param of that name: a plain value with Value only, a "name*" value with
+// [Param] of that name: a plain value with Value only, a "name*" value with
 // Value and Lang.
 //
-// Round trips compare as sets of links, relation by relation: for Links in
-// the form Parse produces, UnmarshalJSON of MarshalJSON gives back each Link
+// Round trips compare as sets of links, relation by relation: for [Links] in
+// the form [Parse] produces, UnmarshalJSON of MarshalJSON gives back each Link
 // once per relation type, grouped by Anchor and then by relation type in
 // order of first appearance, without Rev, with Target and Anchor written as
 // URI references and Params grouped by name. Links that UnmarshalJSON
@@ -365,38 +367,119 @@ func (ls *Links) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if !utf8.Valid(b) {
-		return fmt.Errorf("%w: the document is not UTF-8, which RFC 9264 §4.2 requires", ErrInvalidLinkset)
+		return &LinksetError{Offset: int64(invalidUTF8At(b)), Link: -1, Msg: "the document is not UTF-8, which RFC 9264 §4.2 requires"}
 	}
 	r := jsonReader{dec: json.NewDecoder(bytes.NewReader(b))}
 	r.dec.UseNumber() // numbers are errors; do not convert them
 	out, err := r.document()
 	if err != nil {
+		if le, ok := err.(*LinksetError); ok {
+			le.Offset = tokenStart(b, r.last)
+		}
 		return err
 	}
 	*ls = out
 	return nil
 }
 
+// tokenStart returns the offset of the token that starts at or after
+// offset i of a JSON text: i moved past whitespace and the ":" or ","
+// before the token.
+func tokenStart(b []byte, i int64) int64 {
+	for ; i < int64(len(b)); i++ {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n', ':', ',':
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of a UTF-8 sequence, or len(b).
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// LinksetError reports why [Links.UnmarshalJSON] rejected an
+// application/linkset+json document, or why [Links.MarshalJSON] cannot write
+// a link. errors.Is(err, [ErrInvalidLinkset]) finds every *LinksetError, and
+// errors.As gives its position, so that a program can point at the problem
+// without reading the message.
+type LinksetError struct {
+	// Path is where in the document the problem is, as a JSON path such
+	// as linkset[0].next[1].href; "" when the problem is the document as a
+	// whole (not UTF-8, not JSON) or when MarshalJSON reports it.
+	Path string
+	// Offset is the byte offset in the document of the token at which
+	// UnmarshalJSON found the problem (json.Decoder.InputOffset; for a
+	// missing member, the "}" that closes its object), of the JSON syntax
+	// error, or of the first byte that is not UTF-8; -1 for MarshalJSON.
+	Offset int64
+	// Link is the index of the link that MarshalJSON cannot write; -1 for
+	// UnmarshalJSON.
+	Link int
+	// Msg says what is wrong and what to write instead.
+	Msg string
+
+	target string // the Target of link Link, for the message
+	err    error  // the cause: the *json.SyntaxError or io.ErrUnexpectedEOF of invalid JSON
+}
+
+// Error returns "weblink: invalid linkset: " followed by the path or the
+// link and the message.
+func (e *LinksetError) Error() string {
+	s := ErrInvalidLinkset.Error() + ": "
+	switch {
+	case e.Link >= 0:
+		s += "link " + strconv.Itoa(e.Link) + " (target " + quoteForError(e.target) + "): "
+	case e.Path != "":
+		s += e.Path + ": "
+	}
+	s += e.Msg
+	if e.err != nil {
+		s += ": " + e.err.Error()
+	}
+	return s
+}
+
+// Is reports whether target is ErrInvalidLinkset.
+func (e *LinksetError) Is(target error) bool { return target == ErrInvalidLinkset }
+
+// Unwrap returns the cause of invalid JSON (a *json.SyntaxError or
+// io.ErrUnexpectedEOF), or nil.
+func (e *LinksetError) Unwrap() error { return e.err }
+
 // jsonReader reads an application/linkset+json document token by token, so
 // that it sees every member, duplicates included, in order.
 type jsonReader struct {
 	dec   *json.Decoder
 	links Links
+	last  int64 // the decoder's offset before the token read last
 }
 
 // pathError returns the error for the value at path.
 func pathError(path, msg string) error {
-	return fmt.Errorf("%w: %s: %s", ErrInvalidLinkset, path, msg)
+	return &LinksetError{Path: path, Link: -1, Msg: msg}
 }
 
 // token returns the next token; the end of the input is an error.
 func (r *jsonReader) token() (json.Token, error) {
+	r.last = r.dec.InputOffset()
 	tok, err := r.dec.Token()
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: invalid JSON: %w", ErrInvalidLinkset, err)
+		return nil, &LinksetError{Link: -1, Msg: "invalid JSON", err: err}
 	}
 	return tok, nil
 }
@@ -552,8 +635,9 @@ func (r *jsonReader) document() (Links, error) {
 	if !found {
 		return nil, pathError("document", `member "linkset" is missing; the document must be {"linkset": [...]} (RFC 9264 §4.2.1)`)
 	}
+	r.last = r.dec.InputOffset()
 	if _, err := r.dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: unexpected data after the JSON document; send one document", ErrInvalidLinkset)
+		return nil, &LinksetError{Link: -1, Msg: "unexpected data after the JSON document; send one document"}
 	}
 	return r.links, nil
 }
@@ -565,7 +649,7 @@ func (r *jsonReader) context(path string) error {
 	names := make(seen)
 	err := r.object(path, "a link context object (RFC 9264 §4.2.2)", func(name string) error {
 		mpath := memberPath(path, name)
-		rel := lower(name)
+		rel := ascii.Lower(name)
 		if err := names.add(mpath, rel); err != nil {
 			return err
 		}
@@ -597,7 +681,7 @@ func (r *jsonReader) target(path, rel string) error {
 	names := make(seen)
 	err := r.object(path, "a link target object (RFC 9264 §4.2.3)", func(name string) error {
 		mpath := memberPath(path, name)
-		name = lower(name)
+		name = ascii.Lower(name)
 		if err := names.add(mpath, name); err != nil {
 			return err
 		}
@@ -678,11 +762,11 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 		names := make(seen)
 		err := r.object(path, `an object {"value": ..., "language": ...} (RFC 9264 §4.2.4.2)`, func(name string) error {
 			mpath := memberPath(path, name)
-			if err := names.add(mpath, lower(name)); err != nil {
+			if err := names.add(mpath, ascii.Lower(name)); err != nil {
 				return err
 			}
 			var err error
-			switch lower(name) {
+			switch ascii.Lower(name) {
 			case "value":
 				hasValue = true
 				value, err = r.str(mpath, "a string")

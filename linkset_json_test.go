@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -273,12 +273,8 @@ func TestUnmarshalJSONNull(t *testing.T) {
 // and UnmarshalJSON reads back as the same links, regrouped by context and
 // relation type (jsonEquivalent); a second round changes nothing.
 func FuzzLinksetJSON(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "linkset", "*.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		f.Add(readLinksetFile(f, filepath.Base(file)))
+	for _, file := range readTestdata(f, "linkset/*.json") {
+		f.Add(file.data)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		var ls Links
@@ -328,4 +324,47 @@ func FuzzMarshalJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestLinksetErrorPosition(t *testing.T) {
+	for _, tt := range []struct {
+		doc  string // "|" marks the offset of the problem
+		path string
+	}{
+		{`|[]`, "document"},
+		{`{"linkset": [{"next": [{"href": |7}]}]}`, "linkset[0].next[0].href"},
+		{`{"linkset": [{"next": [{"title": "x"|}]}]}`, "linkset[0].next[0].href"},
+		{`{"linkset": [{"next": [{"href": "a", |"HREF": "b"}]}]}`, "linkset[0].next[0].HREF"},
+		{"{\"linkset\": [{\"next\": [{\"href\": \"a\"}]}]}\n  |{}", ""},
+		{`{"linkset": [{"next": [{"href": |tru}]}]}`, ""},
+		{`{"linkset": [|`, ""},
+		{"{\"linkset\": [{\"next\": [{\"href\": \"a|\xff\"}]}]}", ""},
+		{`{"linkset": [{"next": [{"href": |"a b"}]}]}`, "linkset[0].next[0].href"},
+	} {
+		at := strings.IndexByte(tt.doc, '|')
+		doc := tt.doc[:at] + tt.doc[at+1:]
+		var ls Links
+		err := ls.UnmarshalJSON([]byte(doc))
+		var le *LinksetError
+		if !errors.As(err, &le) {
+			t.Errorf("UnmarshalJSON(%s) = %v, want a *LinksetError", doc, err)
+			continue
+		}
+		if le.Path != tt.path || le.Offset != int64(at) || le.Link != -1 || !errors.Is(err, ErrInvalidLinkset) {
+			t.Errorf("UnmarshalJSON(%s): Path %q, Offset %d, Link %d; want %q, %d, -1 (%v)", doc, le.Path, le.Offset, le.Link, tt.path, at, err)
+		}
+	}
+	// Invalid JSON wraps the decoder's error.
+	var ls Links
+	var se *json.SyntaxError
+	if err := ls.UnmarshalJSON([]byte(`{"linkset": x}`)); !errors.As(err, &se) {
+		t.Errorf("invalid JSON: %v does not wrap a *json.SyntaxError", err)
+	}
+	// MarshalJSON names the link by its index.
+	_, err := Links{{Target: "/a", Rel: []string{"next"}}, {Target: "/b"}}.MarshalJSON()
+	var le *LinksetError
+	if !errors.As(err, &le) || le.Link != 1 || le.Offset != -1 || le.Path != "" || !strings.HasPrefix(le.Msg, "has no relation type") ||
+		err.Error() != `weblink: invalid linkset: link 1 (target "/b"): `+le.Msg {
+		t.Errorf("MarshalJSON: %#v", err)
+	}
 }

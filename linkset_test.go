@@ -4,25 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/ascii"
 )
-
-// readLinksetFile returns the contents of testdata/linkset/name.
-func readLinksetFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "linkset", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // jsonDiff decodes two JSON documents and returns their differences, ""
 // when they hold the same values: JSON compared semantically.
@@ -79,7 +68,7 @@ func jsonEquivalent(ls Links) Links {
 		for _, r := range l.Rel {
 			// Relation types compare as written: lower-cased, each byte
 			// that is not UTF-8 a U+FFFD.
-			if w := jsonText(lower(r)); r != "" && !slices.Contains(rels, w) {
+			if w := jsonText(ascii.Lower(r)); r != "" && !slices.Contains(rels, w) {
 				rels = append(rels, w)
 			}
 		}
@@ -97,7 +86,7 @@ func jsonEquivalent(ls Links) Links {
 				e.Hreflang = append(e.Hreflang, jsonText(h))
 			}
 			for _, p := range l.Params {
-				e.Params = append(e.Params, Param{Name: lower(p.Name), Value: jsonText(p.Value), Lang: p.Lang})
+				e.Params = append(e.Params, Param{Name: ascii.Lower(p.Name), Value: jsonText(p.Value), Lang: p.Lang})
 			}
 			e.Params = stableGroup(e.Params, func(p Param) string { return p.Name })
 			out = append(out, e)
@@ -176,7 +165,7 @@ func TestLinksetFigures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			doc := readLinksetFile(t, tt.file)
+			doc := readTestdataFile(t, "linkset/"+tt.file)
 			got := unmarshalLinks(t, doc)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("UnmarshalJSON (-want +got):\n%s", d)
@@ -217,7 +206,7 @@ func figure8Links() Links {
 // (application/linkset) and Figure 10 (application/linkset+json) hold the
 // same links, and Figure 14 is a linkset link folded over lines.
 func TestLinksetSection7(t *testing.T) {
-	fig8 := readLinksetFile(t, "figure8.linkset")
+	fig8 := readTestdataFile(t, "linkset/figure8.linkset")
 	parsed, err := ParseLinkset(fig8)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +220,7 @@ func TestLinksetSection7(t *testing.T) {
 		t.Errorf("ParseLinkset(Figure 8 with CRLF) = %v, %v", crlf, err)
 	}
 
-	fig10 := readLinksetFile(t, "figure10-arrays.json")
+	fig10 := readTestdataFile(t, "linkset/figure10-arrays.json")
 	if d := jsonDiff(t, marshalLinks(t, parsed), fig10); d != "" {
 		t.Errorf("MarshalJSON(Figure 8) is not Figure 10 (-want +got):\n%s", d)
 	}
@@ -242,13 +231,13 @@ func TestLinksetSection7(t *testing.T) {
 		t.Errorf("UnmarshalJSON(Figure 10) (-want +got):\n%s", d)
 	}
 	var ls Links
-	err = ls.UnmarshalJSON(readLinksetFile(t, "figure10.json"))
+	err = ls.UnmarshalJSON(readTestdataFile(t, "linkset/figure10.json"))
 	const wantErr = "weblink: invalid linkset: linkset[0].memento[0].datetime: must be an array of strings (RFC 9264 §4.2.4.3), found a string"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("UnmarshalJSON(Figure 10 as printed) error = %v, want %s", err, wantErr)
 	}
 
-	fig14, err := ParseLinkset(readLinksetFile(t, "figure14.linkset"))
+	fig14, err := ParseLinkset(readTestdataFile(t, "linkset/figure14.linkset"))
 	wantFig14 := Links{{
 		Target: "https://id.gs1.org/01/9506000134352?linkType=all", Rel: []string{"linkset"}, Type: LinksetJSONType,
 		Params: []Param{{Name: "profile", Value: "https://www.gs1.org/voc/?show=linktypes"}},
@@ -321,7 +310,7 @@ func TestParseLinksetErrors(t *testing.T) {
 // relation by relation (jsonEquivalent), and the header keeps the links that
 // the core round-trip promise covers.
 func TestLinksetConformanceRoundTrip(t *testing.T) {
-	headers := conformanceStrings(t, filepath.Join("testdata", "conformance", "link-*.json"), "header", "header_lines")
+	headers := conformanceStrings(t, "conformance/link-*.json", "header", "header_lines")
 	if len(headers) < 150 {
 		t.Fatalf("only %d headers in the conformance vectors", len(headers))
 	}

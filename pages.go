@@ -10,13 +10,17 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// Errors that end a Pages iteration. Each is wrapped with the URLs involved;
-// test for them with errors.Is.
+// Errors that end a Pages iteration. Each is wrapped with the URLs involved,
+// written without their userinfo (a user name is often a token); test for
+// them with errors.Is.
 var (
 	// ErrPageMethod is returned, before any request is sent, when the request
-	// given to Pages is not a GET or HEAD request: following a link
+	// given to [Pages] is not a GET or HEAD request: following a link
 	// repeats the request, which is only safe for those methods.
 	ErrPageMethod = errors.New("weblink: Pages follows only GET and HEAD requests")
 
@@ -25,82 +29,97 @@ var (
 	ErrPageScheme = errors.New("weblink: next link is not an http or https URL")
 
 	// ErrCrossOrigin is returned when a next link leads to an origin other
-	// than the one of the first request and AllowCrossOrigin was not given.
+	// than the one where the first page ended up (after redirects) and
+	// req's own, and [AllowCrossOrigin] was not given.
 	ErrCrossOrigin = errors.New("weblink: next link leads to another origin")
 
 	// ErrPageLoop is returned when a next link leads to a page that was
 	// already fetched in the same iteration (compared without fragment).
 	ErrPageLoop = errors.New("weblink: next link leads to a page already visited")
 
-	// ErrMaxPages is returned when the page set by MaxPages has been
+	// ErrMaxPages is returned when the page set by [MaxPages] has been
 	// yielded and it still has a next link.
 	ErrMaxPages = errors.New("weblink: page limit reached")
 
 	// ErrNextLink is returned when a page's Link header is malformed and it
 	// has no usable rel="next" link: the broken part may have been the next
-	// link, so Pages reports it rather than guess that this is the last
-	// page. The parse error is wrapped too (errors.Is(err, ErrSyntax) holds
+	// link, so [Pages] reports it rather than guess that this is the last
+	// page. The parse error is wrapped too ([errors.Is](err, [ErrSyntax]) holds
 	// for a malformed link-value).
 	ErrNextLink = errors.New("weblink: malformed Link header and no usable next link")
 
-	// ErrStatus matches every *StatusError with errors.Is.
+	// ErrStatus matches every [*StatusError] with [errors.Is].
 	ErrStatus = errors.New("weblink: response status is not 2xx")
 )
 
-// StatusError is the error Pages yields together with a response whose
+// StatusError is the error [Pages] yields together with a response whose
 // status code is not 2xx. The response is yielded with it, so the caller can
 // still read the body, which often says what went wrong. Iteration stops
 // after it.
 type StatusError struct {
 	StatusCode int    // e.g. 500
 	Status     string // e.g. "500 Internal Server Error"
-	URL        string // the URL of the request that got the response, after redirects, without password
+	URL        string // the URL of the request that got the response, after redirects, without userinfo
 }
 
-// Error names the URL and the status, such as "500 Internal Server Error".
+// Error names the URL, quoted, and the status, such as "500 Internal Server
+// Error". Both come from the remote peer (the URL through redirects and next
+// links), so the message never carries them raw: a status with anything but
+// printable ASCII (terminal escapes, C1 controls, bidi overrides, invalid
+// UTF-8) or longer than 64 bytes is quoted and shortened too, as in
+// answered "500 \x1b[2J".
 func (e *StatusError) Error() string {
-	return "weblink: " + e.URL + " answered " + e.Status + "; the response body may say why"
+	status := e.Status
+	if len(status) > 64 || !ascii.IsPrint(status) {
+		status = quoteForError(status)
+	}
+	return "weblink: " + quoteForError(e.URL) + " answered " + status + "; the response body may say why"
 }
 
-// Is reports whether target is ErrStatus, so that errors.Is(err, ErrStatus)
-// finds every *StatusError.
+// Is reports whether target is [ErrStatus], so that [errors.Is](err, ErrStatus)
+// finds every [*StatusError].
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
-// PageOption configures Pages. Create one with MaxPages, AllowCrossOrigin
-// or BeforeNext.
+// PageOption configures [Pages] and [Items]. Create one with [MaxPages],
+// [AllowCrossOrigin], [BeforeNext] or [WaitRateLimits].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
 	maxPages    int // < 1: no limit
 	crossOrigin bool
 	beforeNext  func(prev *http.Response, next *http.Request) error
+	maxWait     time.Duration    // WaitRateLimits; <= 0: rate limits are not waited out
+	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
 }
 
-// MaxPages makes Pages stop after n pages: when the n-th page has a next
-// link, Pages yields it and then an error wrapping ErrMaxPages instead of
+// MaxPages makes [Pages] stop after n pages: when the n-th page has a next
+// link, Pages yields it and then an error wrapping [ErrMaxPages] instead of
 // requesting page n+1. A last page that has no next link ends the iteration
 // without error even when it is the n-th. An n below 1 means no limit, the
 // same as not giving MaxPages, so that a zero value from a configuration
-// disables the limit.
+// disables the limit. A page requested again by [WaitRateLimits] counts once.
 func MaxPages(n int) PageOption {
 	return func(c *pageConfig) { c.maxPages = n }
 }
 
-// AllowCrossOrigin lets Pages follow next links to an origin (scheme, host
-// and port) other than the one of the first request. Credentials are never
+// AllowCrossOrigin lets [Pages] follow next links to an origin (scheme, host
+// and port) other than the one of the first page. Credentials are never
 // sent there: see Pages.
 func AllowCrossOrigin() PageOption {
 	return func(c *pageConfig) { c.crossOrigin = true }
 }
 
-// BeforeNext sets a function that Pages calls before each next request, with
+// BeforeNext sets a function that [Pages] calls before each next request, with
 // the page that linked to it (whose body is already closed; its header is
 // intact) and the request about to be sent. It may wait (for example on
 // rate-limit headers of prev, honouring next.Context()), modify next (sign
 // it, add headers) or refuse it by returning an error, which ends the
-// iteration wrapped (errors.Is finds it). It is not called for the first
-// request. Pages checks the link before calling it and does not check next
-// again afterwards: changes made here are the caller's responsibility.
+// iteration wrapped ([errors.Is] finds it). It is not called for the first
+// request, and it is called once per page: a request that [WaitRateLimits]
+// sends again is sent as BeforeNext left it. Pages checks the link before
+// calling it, and waits for a rate limit that prev says is spent before it
+// too; it does not check next again afterwards: changes made here are the
+// caller's responsibility.
 func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOption {
 	return func(c *pageConfig) { c.beforeNext = f }
 }
@@ -108,6 +127,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // Pages fetches req, then follows each response's rel="next" link until there is none.
 // It yields every response in order; the response body is closed when the loop body
 // returns, so read it inside the loop. The first error ends the iteration.
+// [Items] does the same and yields the decoded items of each page instead.
 //
 // A typical loop:
 //
@@ -118,50 +138,66 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 //		// decode resp.Body
 //	}
 //
-// client nil means http.DefaultClient. The next URL is the target of the
+// client nil means [http.DefaultClient]. The next URL is the target of the
 // first link with relation type "next" (compared case-insensitively) in all
 // the Link field lines of the response, resolved against the URL of the
 // request that produced it, after redirects (RFC 8288 §3.1, RFC 3986 §5.2);
-// see NextURL. When a link-value of the header is malformed but the header
+// see [NextURL]. When a link-value of the header is malformed but the header
 // still has a usable next link, Pages follows it; when it has none, Pages
-// reports ErrNextLink instead of ending as if this were the last page.
+// reports [ErrNextLink] instead of ending as if this were the last page.
 //
-// Each next request is a clone of req with the caller's ctx, the next URL,
-// req's header (except credentials, below) and no body; req.Host, if set, is
-// kept only for next URLs with the same host and port as req.URL. req itself
-// is not modified, and each range over the sequence starts again from req. req must
-// be a GET or HEAD request with an http or https URL, else the only thing
-// yielded is an error wrapping ErrPageMethod or ErrPageScheme, before any
-// request is sent. The next page is requested only when the loop body for
-// the current page returns (there is no prefetching); at that moment the
-// current body is closed, after reading and discarding up to 64 KiB of what
-// is left so that the connection can be reused. If the loop body breaks (or
-// panics), the body is closed and nothing more is requested. Pages starts no
-// goroutines.
+// Each next request is a clone of req with the iteration's context (below),
+// the next URL, req's header (except credentials, below) and no body;
+// req.Host, if set, is kept only for next URLs with the same host and port
+// as req.URL. req itself is not modified, and each range over the sequence
+// starts again from req. req must be a GET or HEAD request with an http or
+// https URL, else the only thing yielded is an error wrapping [ErrPageMethod]
+// or [ErrPageScheme], before any request is sent. The next page is requested
+// only when the loop body for the current page returns (there is no
+// prefetching); at that moment the current body is closed, after reading
+// and discarding up to 2 KiB of what is left (as net/http does for a
+// redirect), for at most one second, so that the connection can be reused
+// without a slow server holding up the next page (the read is ended by
+// cancelling the request's context, which net/http's transport honours; a
+// RoundTripper of another kind must honour it too). If the loop body breaks
+// (or panics), the body is closed and nothing more is requested.
+//
+// Both ctx and req.Context() count: the iteration stops when either is done,
+// whichever is first, with an error matching that context's error
+// ([errors.Is](err, context.Canceled) or context.DeadlineExceeded); a req
+// whose context is already done yields that one error and sends nothing.
+// Pages starts no goroutine of its own, and none outlives an iteration
+// (net/http runs its transport's as usual).
 //
 // The origin of a URL is its scheme, host (compared case-insensitively) and
 // port, where an absent port is the scheme's default: https://a and
-// https://a:443 are the same origin. Next links to an origin other than
-// req's end the iteration with ErrCrossOrigin unless AllowCrossOrigin is
-// given. Whatever the options, the Authorization, Cookie and
-// Proxy-Authorization headers of req are sent only to req's origin: next
-// links are data chosen by the server, so this is stricter than the rule
-// net/http applies to redirects (host name only), and it holds for the
-// redirects of every page request too. Otherwise redirects are followed by
-// client as usual, under client.CheckRedirect; cookies from client.Jar
-// follow the jar's rules.
+// https://a:443 are the same origin. Pages follows next links on the origin
+// of the first page's final URL, after redirects, so that an http to https
+// upgrade or a redirect to a canonical host does not stop paging; later
+// redirects do not move it, and next links back to req's origin are
+// followed too. Next links to any other origin end the iteration with
+// [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
+// Authorization, Cookie and Proxy-Authorization headers of req (under any
+// spelling of their names) are sent only to req's origin and to its https upgrade (the same host, http to https,
+// both on their default ports): next links and redirects are data chosen by
+// the server, so this is stricter than the rule net/http applies to
+// redirects (host name only), and it holds for the redirects of every page
+// request too. Otherwise redirects are followed by client as usual, under
+// client.CheckRedirect; cookies from client.Jar follow the jar's rules.
 //
 // These end the iteration with an error, yielded as (nil, err) after the
 // page that carried the link has been yielded normally: a next URL that is
 // not http or https (ErrPageScheme), leads to another origin (ErrCrossOrigin),
 // was already fetched in this iteration, compared without fragment
-// (ErrPageLoop), or is beyond MaxPages (ErrMaxPages); a malformed Link header
-// with no usable next link (ErrNextLink); an error from BeforeNext; ctx
-// cancelled before or while a request is sent (errors.Is(err,
-// context.Canceled) or context.DeadlineExceeded); and any other error from
-// client.Do. A response whose status is not 2xx is yielded together with a
-// *StatusError (matching ErrStatus), and nothing more is requested; its body
-// is readable in the loop body, and closed after it as usual.
+// ([ErrPageLoop]), or is beyond [MaxPages] ([ErrMaxPages]); a malformed Link header
+// with no usable next link (ErrNextLink); an error from [BeforeNext]; a
+// context done before or while a request is sent, or during a wait of
+// [WaitRateLimits]; a rate limit that WaitRateLimits will not wait for
+// ([ErrRateLimited]); and any other error from client.Do. A response whose
+// status is not 2xx is yielded together with a [*StatusError] (matching
+// [ErrStatus]), and nothing more is requested; its body is readable in the
+// loop body, and closed after it as usual. With WaitRateLimits, a page
+// refused by a rate limit is requested again first (see WaitRateLimits).
 func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...PageOption) iter.Seq2[*http.Response, error] {
 	var cfg pageConfig
 	for _, opt := range opts {
@@ -171,22 +207,22 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{ctx: ctx, req: req, cfg: cfg}
+		p := pager{req: req, cfg: cfg}
 		p.client = p.guardRedirects(client)
-		p.run(yield)
+		p.run(ctx, yield)
 	}
 }
 
 // guardRedirects returns a copy of client whose redirects never carry the
-// credentials of req to another origin: net/http keeps them for any port
-// and scheme of the same host name, which is not the origin (see Pages).
-// The client's own CheckRedirect, or net/http's limit of 10 redirects, still
-// applies.
+// credentials of req anywhere but to req's origin and its https upgrade:
+// net/http keeps them for any port and scheme of the same host name, and for
+// its subdomains, which is not the origin (see Pages). The client's own
+// CheckRedirect, or net/http's limit of 10 redirects, still applies.
 func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	c := *client
 	check := client.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if originOf(req.URL) != p.origin {
+		if !p.credentialsTo(originOf(req.URL)) {
 			deleteCredentials(req.Header)
 		}
 		if check != nil {
@@ -200,53 +236,55 @@ func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	return &c
 }
 
-// deleteCredentials removes the headers that carry credentials.
+// deleteCredentials removes the headers that carry credentials, under any
+// spelling of their names: a key set directly in the map, such as
+// h["authorization"], is sent as it is.
 func deleteCredentials(h http.Header) {
-	for _, name := range [...]string{"Authorization", "Cookie", "Proxy-Authorization"} {
-		h.Del(name)
+	for name := range h {
+		if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
+			delete(h, name)
+		}
 	}
 }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {
-	ctx     context.Context
-	client  *http.Client
-	req     *http.Request
-	cfg     pageConfig
-	origin  origin
-	visited map[string]bool // URLs requested or reached, as visitKey
+	ctx       context.Context // done when the caller's ctx or req.Context() is
+	outer     context.Context // the caller's ctx
+	reqCtx    context.Context // of the page requests: p.ctx, cancelled to cut a drain short
+	cancelReq context.CancelFunc
+	client    *http.Client
+	req       *http.Request
+	cfg       pageConfig
+	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
+	origin    origin          // of the first page's final URL: where next links may lead
+	visited   map[string]bool // URLs requested or reached, as visitKey
+	waited    time.Duration   // the rate-limit waits of this iteration so far
 }
 
-func (p *pager) run(yield func(*http.Response, error) bool) {
-	next, err := p.first()
-	if err != nil {
+func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
+	if err := p.check(ctx); err != nil {
 		yield(nil, err)
 		return
 	}
+	var stop func()
+	p.outer = ctx
+	p.ctx, stop = joinContexts(ctx, p.req.Context())
+	defer stop()
+	p.renewRequestContext()
+	defer func() { p.cancelReq() }()
+	next := p.req.Clone(p.reqCtx)
+	p.visited[visitKey(next.URL)] = true
 	for n := 1; next != nil; n++ {
-		if err := p.ctx.Err(); err != nil {
-			yield(nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(next.URL), err))
+		resp, err := p.fetch(next, n)
+		if resp == nil {
+			yield(nil, err)
 			return
 		}
-		p.visited[visitKey(next.URL)] = true
-		resp, err := p.client.Do(next)
-		if err != nil {
-			yield(nil, fmt.Errorf("weblink: page %d: %w", n, err))
-			return
+		if n == 1 {
+			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if resp.Request == nil {
-			resp.Request = next // a RoundTripper other than net/http's may leave it nil
-		}
-		p.visited[visitKey(resp.Request.URL)] = true
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			yieldPage(yield, resp, &StatusError{
-				StatusCode: resp.StatusCode,
-				Status:     resp.Status,
-				URL:        redacted(resp.Request.URL),
-			})
-			return
-		}
-		if !yieldPage(yield, resp, nil) {
+		if !p.yieldPage(yield, resp, err) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -256,37 +294,166 @@ func (p *pager) run(yield func(*http.Response, error) bool) {
 	}
 }
 
-// first checks req and returns the first request to send.
-func (p *pager) first() (*http.Request, error) {
+// check checks ctx and req before anything is sent.
+func (p *pager) check(ctx context.Context) error {
 	req := p.req
-	if p.ctx == nil {
-		return nil, errors.New("weblink: Pages needs a non-nil context; use context.Background() if there is none")
+	if ctx == nil {
+		return errors.New("weblink: Pages needs a non-nil context; use context.Background() if there is none")
 	}
 	if req == nil || req.URL == nil {
-		return nil, errors.New("weblink: Pages needs a request with a URL; create it with http.NewRequestWithContext")
+		return errors.New("weblink: Pages needs a request with a URL; create it with http.NewRequestWithContext")
 	}
 	if req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead {
-		return nil, fmt.Errorf("%w: %s %s not sent; page with GET or HEAD, or send the request yourself", ErrPageMethod, req.Method, showURL(req.URL))
+		return fmt.Errorf("%w: %s %s not sent; page with GET or HEAD, or send the request yourself", ErrPageMethod, req.Method, showURL(req.URL))
 	}
 	if !isHTTP(req.URL) {
-		return nil, fmt.Errorf("%w: %s not requested; Pages sends only http and https requests", ErrPageScheme, showURL(req.URL))
+		return fmt.Errorf("%w: %s not requested; Pages sends only http and https requests", ErrPageScheme, showURL(req.URL))
 	}
-	p.origin = originOf(req.URL)
+	p.reqOrigin = originOf(req.URL)
+	p.origin = p.reqOrigin
 	p.visited = make(map[string]bool)
-	return req.Clone(p.ctx), nil
+	return nil
 }
 
-// yieldPage yields resp with err and then closes its body, also when the
-// loop body panics. It reports whether the loop goes on.
-func yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more bool) {
-	defer func() {
-		if more {
-			// Let the transport reuse the connection for the next page.
-			_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
+// joinContexts returns a context that is done when a or b is, and the
+// function that releases it. When b is done first, the context's cause is
+// b's error.
+func joinContexts(a, b context.Context) (context.Context, func()) {
+	if b == a || b.Done() == nil {
+		return a, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(a)
+	stop := context.AfterFunc(b, func() { cancel(b.Err()) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// renewRequestContext gives the page requests a new context, after the one
+// they had was cancelled to cut a drain short.
+func (p *pager) renewRequestContext() {
+	p.reqCtx, p.cancelReq = context.WithCancel(p.ctx)
+}
+
+// ctxErr returns the error of the caller's ctx or of req.Context(),
+// whichever is done, or nil.
+func (p *pager) ctxErr() error {
+	if err := p.outer.Err(); err != nil {
+		return err
+	}
+	return p.req.Context().Err()
+}
+
+// fetch sends req, the n-th page, and sends it again for as long as
+// WaitRateLimits says so. It returns the response and, for a status that is
+// not 2xx, the error to yield with it; or a nil response and the error.
+func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
+	for try := 0; ; try++ {
+		if err := p.ctxErr(); err != nil {
+			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
 		}
-		resp.Body.Close()
+		resp, err := p.client.Do(req)
+		if err != nil {
+			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
+				err = fmt.Errorf("%w: %w", cerr, err)
+			}
+			// net/http's error names the URL it was at, which for a
+			// redirect is the Location as written, often relative.
+			return nil, fmt.Errorf("weblink: page %d (%s): %w", n, showURL(req.URL), withoutUserinfo(err))
+		}
+		if resp.Request == nil {
+			resp.Request = req // a RoundTripper other than net/http's may leave it nil
+		}
+		if resp.Request != req { // redirected
+			p.visited[visitKey(resp.Request.URL)] = true
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			return resp, nil
+		}
+		serr := &StatusError{
+			StatusCode: resp.StatusCode,
+			Status:     resp.Status,
+			URL:        redacted(resp.Request.URL),
+		}
+		wait, err := p.retryWait(resp, try, serr)
+		if wait < 0 || err != nil {
+			if err == nil {
+				err = serr
+			}
+			return resp, err
+		}
+		again, ok := rewind(req)
+		if !ok {
+			return resp, serr
+		}
+		p.release(resp, true)
+		if err := p.sleep(wait); err != nil {
+			return nil, fmt.Errorf("weblink: page %d of %s not requested again: waiting %v for its rate limit: %w", n, showURL(req.URL), wait, err)
+		}
+		if again.Context() != p.reqCtx { // renewed by the drain
+			again = again.WithContext(p.reqCtx)
+		}
+		req = again
+	}
+}
+
+// rewind returns req ready to be sent again, with a new body from GetBody
+// if it has a body, and whether it can be.
+func rewind(req *http.Request) (*http.Request, bool) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, true
+	}
+	if req.GetBody == nil {
+		return nil, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, false
+	}
+	again := *req
+	again.Body = body
+	return &again, true
+}
+
+// The bounds of the drain of a body that the loop body left unread: as much
+// as net/http's own drain of a redirect's body, and not for longer than a
+// second, which a server trickling bytes would otherwise stretch to hours.
+const (
+	drainBytes = 2 << 10
+	drainTime  = time.Second
+)
+
+// release closes resp's body. With drain set it first reads what is left
+// of the body, up to drainBytes for up to drainTime, so that the transport
+// can reuse the connection: a read that takes longer is ended by cancelling
+// the context of the page requests, which then gets a new one.
+func (p *pager) release(resp *http.Response, drain bool) {
+	if drain {
+		timer := time.AfterFunc(drainTime, p.cancelReq)
+		_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
+		if !timer.Stop() {
+			p.renewRequestContext()
+		}
+	}
+	resp.Body.Close()
+}
+
+// yieldPage yields resp with err and then releases it, also when the
+// loop body panics. It reports whether the loop goes on.
+func (p *pager) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more bool) {
+	defer func() {
+		p.release(resp, more) // drained when the connection may serve the next page
 	}()
 	return yield(resp, err)
+}
+
+// credentialsTo reports whether req's credentials may be sent to o: req's
+// origin, or its https upgrade (the same host, from http on port 80 to
+// https on port 443).
+func (p *pager) credentialsTo(o origin) bool {
+	r := p.reqOrigin
+	return o == r || r.scheme == "http" && r.port == "80" && o == origin{scheme: "https", host: r.host, port: "443"}
 }
 
 // nextRequest returns the request for the page after prev, the n-th page,
@@ -296,31 +463,48 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if u == nil {
 		return nil, err
 	}
-	from := showURL(prev.Request.URL)
-	to := showURL(u)
+	// The URLs are written out for errors only.
+	from := func() string { return showURL(prev.Request.URL) }
 	o := originOf(u)
-	switch {
-	case !isHTTP(u):
-		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from, to)
-	case o != p.origin && !p.cfg.crossOrigin:
-		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from, to, p.origin)
-	case p.visited[visitKey(u)]:
-		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrPageLoop, from, to)
-	case p.cfg.maxPages >= 1 && n >= p.cfg.maxPages:
-		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from, to)
+	if !isHTTP(u) {
+		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from(), showURL(u))
 	}
-	next := p.req.Clone(p.ctx)
+	if o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin {
+		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), p.origin)
+	}
+	key := visitKey(u)
+	switch {
+	case p.visited[key]:
+		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrPageLoop, from(), showURL(u))
+	case p.cfg.maxPages >= 1 && n >= p.cfg.maxPages:
+		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from(), showURL(u))
+	}
+	p.visited[key] = true
+	next := p.req.WithContext(p.reqCtx) // a shallow copy; what changes is copied below
 	next.URL = u
+	next.Header = p.req.Header.Clone()
+	if p.req.Trailer != nil {
+		next.Trailer = p.req.Trailer.Clone()
+	}
 	if u.Host != p.req.URL.Host {
 		next.Host = "" // the host of u, not an override meant for req's URL
 	}
 	next.Body, next.GetBody, next.ContentLength = nil, nil, 0
-	if o != p.origin {
+	if !p.credentialsTo(o) {
 		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
+	}
+	if err := p.waitReset(prev, n+1, u); err != nil {
+		return nil, err
+	}
+	if next.Context() != p.reqCtx { // renewed by the drain
+		next = next.WithContext(p.reqCtx)
 	}
 	if f := p.cfg.beforeNext; f != nil {
 		if err := f(prev, next); err != nil {
-			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", to, from, err)
+			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), from(), err)
+		}
+		if next.URL != u { // BeforeNext's own: remembered as visited too
+			p.visited[visitKey(next.URL)] = true
 		}
 	}
 	return next, nil
@@ -330,7 +514,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // "next" (compared case-insensitively), from all its Link field lines,
 // resolved against the URL of the request that produced resp, after
 // redirects (RFC 8288 §3.1, RFC 3986 §5.2), and whether there is one. It is
-// for callers that page by hand; Pages uses the same rule.
+// for callers that page by hand; [Pages] uses the same rule.
 //
 // A next link with an anchor other than the page itself (or a fragment of
 // it) is about another resource and is passed over. It reports false when
@@ -339,7 +523,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // anything the server wrote: check them before requesting it, as Pages does.
 // When resp.Request is nil, the URL is as written, possibly relative.
 func NextURL(resp *http.Response) (*url.URL, bool) {
-	u, _ := nextLink(resp)
+	u, _ := findNext(resp, false)
 	return u, u != nil
 }
 
@@ -347,26 +531,7 @@ func NextURL(resp *http.Response) (*url.URL, bool) {
 // it returns nil, and an error wrapping ErrNextLink if the Link header was
 // malformed.
 func nextLink(resp *http.Response) (*url.URL, error) {
-	if resp == nil {
-		return nil, nil
-	}
-	links, perr := ParseResponse(resp)
-	where := "the response"
-	if resp.Request != nil && resp.Request.URL != nil {
-		where = showURL(resp.Request.URL)
-	}
-	l, ok := nextOf(links, resp.Request)
-	if !ok {
-		if perr != nil {
-			return nil, fmt.Errorf("%w in %s; it may be the last page, or the next link may be the broken part: %w", ErrNextLink, where, perr)
-		}
-		return nil, nil
-	}
-	u, err := url.Parse(l.Target)
-	if err != nil {
-		return nil, fmt.Errorf("%w in %s: the next link target is not a URI reference: %w", ErrNextLink, where, err)
-	}
-	return u, nil
+	return findNext(resp, true)
 }
 
 // origin is the scheme, host and port of a URL (RFC 6454 §4), with the
@@ -410,11 +575,26 @@ func visitKey(u *url.URL) string {
 	return v.String()
 }
 
-// redacted is u as a string without its password and fragment.
+// redacted is u as a string without its userinfo and fragment: not even
+// the user name, which often is a token.
 func redacted(u *url.URL) string {
 	v := *u
+	v.User = nil
 	v.Fragment, v.RawFragment = "", ""
-	return v.Redacted()
+	return v.String()
+}
+
+// withoutUserinfo removes the userinfo from the URL of a *url.Error in err,
+// which net/http writes with the user name.
+func withoutUserinfo(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && strings.Contains(ue.URL, "@") {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.User != nil {
+			u.User = nil
+			ue.URL = u.String()
+		}
+	}
+	return err
 }
 
 // showURL is u for an error message: redacted, quoted and shortened.
@@ -425,12 +605,10 @@ func showURL(u *url.URL) string { return quoteForError(redacted(u)) }
 // fragment of it. A next link anchored elsewhere is about another resource
 // (RFC 8288 §3.2) and is not this page's next page.
 func nextOf(links Links, page *http.Request) (Link, bool) {
-	for _, l := range links {
-		if !l.HasRel(RelNext) {
-			continue
-		}
-		if l.Anchor == "" || page == nil || page.URL == nil || visitKeyOf(l.Anchor) == visitKey(page.URL) {
-			return l, true
+	f := nextFinder{page: pageURL(page)}
+	for i := range links {
+		if f.usable(links[i].HasRel(RelNext), links[i].Anchor) {
+			return links[i], true
 		}
 	}
 	return Link{}, false

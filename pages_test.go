@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -953,5 +954,24 @@ func TestPagesRedirectToOtherOrigin(t *testing.T) {
 	}
 	if len(b.requests()) != 1 {
 		t.Errorf("b got %d requests, want 1", len(b.requests()))
+	}
+}
+
+func TestPagesBeforeNextLeavesReqAlone(t *testing.T) {
+	a := newAPI(t, 3, nextOnly(3))
+	req := withCredentials(getItems(t, a.URL))
+	want := req.Header.Clone()
+	hook := weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+		next.Header.Set("X-Signature", "sig")
+		next.Header.Del("Authorization")
+		next.URL.RawQuery += "&signed=1"
+		return nil
+	})
+	collect(t, weblink.Pages(context.Background(), nil, req, hook)).check(t, itemsUpTo(1, 3), nil)
+	if !reflect.DeepEqual(req.Header, want) || req.URL.RawQuery != "page=1" {
+		t.Errorf("req changed: header %v, query %q", req.Header, req.URL.RawQuery)
+	}
+	if got := a.uris(); !slices.Equal(got, []string{"/items?page=1", "/items?page=2&signed=1", "/items?page=3&signed=1"}) {
+		t.Errorf("requests %q", got)
 	}
 }

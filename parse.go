@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -24,7 +26,7 @@ import (
 // link-value is dropped whole while the links around it are kept.
 //
 // The error is nil when nothing of the input was dropped. Otherwise it
-// reports every problem; errors.As finds a *SyntaxError whose Offset is the
+// reports every problem; errors.As finds a [*SyntaxError] whose Offset is the
 // byte of the first one. The links are returned either way.
 //
 // The strings of the returned links are substrings of fieldValue where no
@@ -32,6 +34,7 @@ import (
 // field value in memory.
 func Parse(fieldValue string) (Links, error) {
 	var p parser
+	p.reserve(countLinkValues(fieldValue))
 	p.parse(fieldValue)
 	return p.links, p.err(0)
 }
@@ -47,7 +50,18 @@ func Parse(fieldValue string) (Links, error) {
 func ParseHeader(h http.Header) (Links, error) {
 	var p parser
 	var errs []error
-	for i, v := range h["Link"] {
+	lines := h["Link"]
+	// One allocation for the links of every line: growing the slice line
+	// by line would copy them each time.
+	n := 0
+	for _, v := range lines {
+		n += countLinkValues(v)
+	}
+	if len(lines) > 0 {
+		p.reserve(n)
+	}
+	for i, v := range lines {
+		p.later = lines[i+1:]
 		p.parse(v)
 		if err := p.err(i + 1); err != nil {
 			errs = append(errs, err)
@@ -57,12 +71,12 @@ func ParseHeader(h http.Header) (Links, error) {
 	return p.links, errors.Join(errs...)
 }
 
-// ParseResponse parses the Link header fields of resp (ParseHeader) and
+// ParseResponse parses the Link header fields of resp ([ParseHeader]) and
 // resolves every target and anchor against the URL of the request that
 // produced the response, after redirects (RFC 8288 §3.1 and §3.2, RFC 3986
 // §5.1.3). A base URI in the body is not used. When resp.Request is nil, the
 // links are returned as written. A target or anchor that cannot be parsed as
-// a URI reference is left as written and reported as a *ResolveError.
+// a URI reference is left as written and reported as a [*ResolveError].
 func ParseResponse(resp *http.Response) (Links, error) {
 	if resp == nil {
 		return nil, errors.New("weblink: ParseResponse called with a nil *http.Response")
@@ -77,7 +91,7 @@ func ParseResponse(resp *http.Response) (Links, error) {
 
 // The kinds of parameter (RFC 8288 §3.3, §3.4): first the target attributes
 // of which only the first occurrence counts (§3.4.1, Appendix B.2 step 14,
-// DESIGN §2 rule 4), which index attrs.first, then the others.
+// rule 4), which index attrs.first, then the others.
 const (
 	attrRel = iota
 	attrAnchor
@@ -145,44 +159,114 @@ type parser struct {
 	strs   []string // backing for Rel, Rev and Hreflang
 	params []Param  // backing for Params
 	stars  []int    // indexes in params of the decoded name* parameters of a link
-	errs   []error
-	more   int // problems found beyond maxErrors
+	later  []string // the field lines after the one being parsed, for sizing
+	kept   int      // problems kept from earlier field lines, which count towards maxErrors
+
+	// find is set when only the choice of a link matters (findNext):
+	// no problem is recorded, only counted in more, and star parameters
+	// are not decoded, only noted in undecoded.
+	find      bool
+	undecoded bool // a title* or name* parameter was left undecoded
+	isNext    bool // the last link has the relation type "next" (set in find mode only)
+	errs      []error
+	more      int // problems found beyond maxErrors
 }
 
-// parse appends the links of the field value s.
-func (p *parser) parse(s string) {
+// reserve makes room for n more links, so that appending them does not
+// copy the links parsed so far.
+func (p *parser) reserve(n int) {
 	if p.links == nil {
-		// Every link-value has a "<", so counting them gives the number
-		// of links of well-formed input exactly. The bound of one per 16
-		// bytes (a short link-value, "<a>; rel=next, ", has 15) keeps
-		// what hostile input such as "<<<<" makes us allocate before
-		// anything is parsed at 12 bytes per input byte.
-		// Two relation types or hreflang values a link, and two
-		// extension parameters once there is one, spare most links a
-		// copy as the slices grow.
-		n := min(strings.Count(s, "<"), len(s)/16+1)
 		p.links, p.strs = makeBacking(n)
+		return
 	}
-	i := 0
+	p.links = slices.Grow(p.links, n)
+}
+
+// countLinkValues returns an upper bound on the number of link-values that
+// parse finds in s, for sizing: the "<" bytes that start a list element,
+// that is, that only commas and whitespace separate from the start of s or
+// from a comma (every link-value parse accepts starts so, since it consumes
+// the comma after each link-value and resumes after a comma when it drops
+// one). The target after a counted "<" is skipped as parse skips it.
+// Commas and "<" inside quoted-strings can make the count too high, never
+// too low; as a link-value has at least 3 bytes ("<>,"), the count is
+// capped at (len(s)+1)/3, which bounds what the Links of any input cost at
+// 64 bytes per input byte.
+func countLinkValues(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 1
+		if !startsElement(s, j) {
+			continue
+		}
+		n++
+		end := strings.IndexByte(s[i:], '>')
+		if end < 0 {
+			break
+		}
+		i += end + 1
+	}
+	return min(n, (len(s)+1)/3)
+}
+
+// startsElement reports whether only commas and whitespace come between
+// s[j] and either the start of s or a comma.
+func startsElement(s string, j int) bool {
+	for k := j - 1; k >= 0; k-- {
+		c := s[k]
+		if c == ',' {
+			return true
+		}
+		if charClass[c]&isSpace == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// parse appends the links of the field value s. The caller reserves room
+// for them first (reserve, countLinkValues).
+func (p *parser) parse(s string) {
+	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
+	}
+}
+
+// parseOne parses the field value s from s[i] until it has appended one
+// link or reached the end of s, dropping malformed link-values on the way.
+// It returns the index after the link-value and whether it appended a
+// link.
+func (p *parser) parseOne(s string, i int) (next int, ok bool) {
 	for {
 		// Empty list elements are skipped (RFC 9110 §5.6.1).
 		for i < len(s) && (s[i] == ',' || charClass[s[i]]&isSpace != 0) {
 			i++
 		}
 		if i == len(s) {
-			return
+			return i, false
 		}
-		var ok bool
-		i, ok = p.linkValue(s, i)
-		if !ok {
-			i = skipElement(s, i)
+		if i, ok = p.linkValue(s, i); ok {
+			return i, true
 		}
+		i = skipElement(s, i)
 	}
 }
 
-// makeBacking returns empty slices with room for n links and 2n strings.
-// Up to four links, the usual size of a Link field, they share one
-// allocation, which costs half of two.
+// reuse empties p.links, p.strs and p.params for the next link, when the
+// caller looks at one link at a time (findNext) and keeps none.
+func (p *parser) reuse() {
+	clear(p.links)
+	p.links, p.strs, p.params = p.links[:0], p.strs[:0], p.params[:0]
+}
+
+// makeBacking returns empty slices with room for n links and, up to four
+// links, 2n strings: the usual size of a Link field, where links and
+// strings share one allocation, which costs half of two. Beyond four the
+// strings are allocated when the first is needed (addStr).
 func makeBacking(n int) (Links, []string) {
 	switch {
 	case n <= 1:
@@ -198,12 +282,35 @@ func makeBacking(n int) (Links, []string) {
 		})
 		return b.links[:0], b.strs[:0]
 	}
-	return make(Links, 0, n), make([]string, 0, 2*n)
+	return make(Links, 0, n), nil
+}
+
+// countParams returns, for sizing p.params when the first extension
+// parameter is found, an upper bound on the parameters that can follow in
+// rest and in the field lines still to parse: one per ";", and no more than
+// one per two bytes (";x"). Growing the slice parameter by parameter would
+// cost twice its final size.
+func (p *parser) countParams(rest string) int {
+	n, size := strings.Count(rest, ";"), len(rest)
+	for _, line := range p.later {
+		n += strings.Count(line, ";")
+		size += len(line)
+	}
+	return min(n, size/2) + 1
+}
+
+// addStr appends a relation type or hreflang value to p.strs, making room
+// for two a link when it is first needed.
+func (p *parser) addStr(v string) {
+	if p.strs == nil {
+		p.strs = make([]string, 0, max(2*cap(p.links), 2))
+	}
+	p.strs = append(p.strs, v)
 }
 
 // skipElement returns the index just past the next comma at or after i that
 // is outside quoted-strings and <...>, or len(s): where parsing resumes
-// after a malformed link-value (DESIGN §2 rule 8).
+// after a malformed link-value (rule 8).
 func skipElement(s string, i int) int {
 	for i < len(s) {
 		switch s[i] {
@@ -265,23 +372,28 @@ func quotedEnd(s string, i int) (end int, escaped, closed bool) {
 // rest are counted, so that hostile input cannot make a huge error.
 const maxErrors = 16
 
-// shortRun is how many bytes quotedEnd and valueEnd look at one by one
-// before they search the rest with strings.IndexByte, whose set-up costs
-// more than a short loop.
+// shortRun is how many bytes quotedEnd looks at one by one before it
+// searches the rest with strings.IndexByte, whose set-up costs more than a
+// short loop. valueEnd has its own, shortValue.
 const shortRun = 16
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
-	p.record(&SyntaxError{Offset: off, Msg: msg})
+	if !p.full() {
+		p.errs = append(p.errs, &SyntaxError{Offset: off, Msg: msg})
+	}
 }
 
-// record keeps err, or only counts it once maxErrors are kept.
-func (p *parser) record(err error) {
-	if len(p.errs) < maxErrors {
-		p.errs = append(p.errs, err)
-	} else {
-		p.more++
+// full reports whether maxErrors problems are kept already, and then counts
+// the problem about to be recorded: a caller that gets true builds no
+// message, so that hostile input with a problem every few bytes costs no
+// memory for the problems beyond maxErrors.
+func (p *parser) full() bool {
+	if !p.find && len(p.errs)+p.kept < maxErrors {
+		return false
 	}
+	p.more++
+	return true
 }
 
 // err returns the problems recorded so far, nil when there are none. A
@@ -335,7 +447,8 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
-		p.strs = append(p.strs, rel)
+		p.isNext = ascii.EqualFold(rel, "next")
+		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
 		link.Rel = p.strs[len(p.strs)-1 : len(p.strs) : len(p.strs)]
@@ -360,7 +473,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		var off int
 		ok := s[i] == ';'
 		if !ok {
-			p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
+			if !p.full() {
+				p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
+			}
 		} else {
 			name, value, off, i, ok = p.param(s, i+1)
 		}
@@ -382,15 +497,19 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 			// in input order, and applied over title in finish
 			// (erratum 5878).
 			if k == attrTitleStar {
-				if v, ok := p.extValue(name, value, off); ok {
+				if p.find {
+					p.undecoded = true
+				} else if v, ok := p.extValue(name, value, off); ok {
 					a.titleStar = v
 					a.seen |= titleStarOK
 				}
 			}
 		case k == attrHreflang:
-			p.strs = append(p.strs, value)
+			if !p.find {
+				p.addStr(value)
+			}
 		case k == attrExtension:
-			if p.extension(name, value, off) {
+			if p.extension(name, value, off, s[i:]) {
 				a.seen |= hasStarParam
 			}
 		}
@@ -441,12 +560,14 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 		if i == len(s) || s[i] == ';' || s[i] == ',' {
 			return "", "", i, i, true // empty parameter
 		}
-		p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+		if !p.full() {
+			p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+		}
 		return "", "", i, i, false
 	}
 	name = s[start:i]
 	if class&isUpper != 0 {
-		name = lower(name)
+		name = ascii.Lower(name)
 	}
 	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 	if i == len(s) || s[i] != '=' {
@@ -472,7 +593,7 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 		// Offsets in the value count from after the quote.
 		return name, value, i + 1, end, true
 	}
-	// A token, or anything up to the next ";" or "," (DESIGN §2 rule 3):
+	// A token, or anything up to the next ";" or "," (rule 3):
 	// a lenient reading that loses nothing.
 	end := valueEnd(s, i)
 	return name, trimSpace(s[i:end]), i, end, true
@@ -518,19 +639,30 @@ func unquote(s string) string {
 }
 
 // extension applies an extension parameter (RFC 8288 §3.4.2): kept in
-// order, and decoded as an ext-value when its name ends in "*" (DESIGN §2
-// rule 7). It reports whether it added a decoded star parameter.
-func (p *parser) extension(name, value string, off int) bool {
-	if !strings.HasSuffix(name, "*") {
+// order, and decoded as an ext-value when its name ends in "*" (rule
+// 7). rest is the input after the parameter, for sizing. It reports
+// whether it added a decoded star parameter.
+func (p *parser) extension(name, value string, off int, rest string) bool {
+	star := strings.HasSuffix(name, "*")
+	if p.find && !star {
+		return false // only the choice of a link matters
+	}
+	if !star {
 		if p.params == nil {
-			p.params = make([]Param, 0, 2*cap(p.links))
+			p.params = make([]Param, 0, p.countParams(rest))
 		}
 		p.params = append(p.params, Param{Name: name, Value: value})
 		return false
 	}
 	base := name[:len(name)-1]
 	if base == "" || strings.HasSuffix(base, "*") {
-		p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+		if !p.full() {
+			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+		}
+		return false
+	}
+	if p.find {
+		p.undecoded = true
 		return false
 	}
 	v, ok := p.extValue(name, value, off)
@@ -556,48 +688,42 @@ func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
 
 // extError records a star parameter whose value, starting at offset off,
 // did not decode as an ext-value. The offset reported is that of the
-// problem within the value (exact unless a quoted value held escapes).
+// problem within the value (exact unless a quoted value held escapes). The
+// error matches ErrCharset when the charset was the problem, so that
+// errors.Is(err, ErrCharset) works through Parse; the ext-value's own
+// *SyntaxError, whose offset is within the value, is not kept.
 func (p *parser) extError(off int, name string, err error) {
+	if p.full() {
+		return
+	}
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		off += se.Offset
 	}
-	p.record(&starError{
-		syn: &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped"},
-		err: err,
-	})
-}
-
-// starError is a *SyntaxError about a star parameter that also matches
-// ErrCharset when the ext-value's charset was the problem, so that
-// errors.Is(err, ErrCharset) works through Parse. The ext-value's own
-// *SyntaxError, whose offset is within the value, is not exposed.
-type starError struct {
-	syn *SyntaxError
-	err error // from ParseExtValue
-}
-
-// Error returns the message of the *SyntaxError.
-func (e *starError) Error() string { return e.syn.Error() }
-
-// Unwrap returns the *SyntaxError, and ErrCharset when it applies.
-func (e *starError) Unwrap() []error {
-	if errors.Is(e.err, ErrCharset) {
-		return []error{e.syn, ErrCharset}
+	var cause error
+	if errors.Is(err, ErrCharset) {
+		cause = ErrCharset
 	}
-	return []error{e.syn}
+	p.errs = append(p.errs, &SyntaxError{Offset: off, Msg: name + " value does not decode (" + err.Error() + "); parameter dropped", err: cause})
 }
 
 // finish appends the Link of the link-value just parsed, with attributes
 // a, parameters from params[param0] and hreflang values from strs[str0]: it
 // splits the relation types, applies title* over title (RFC 8288 erratum
-// 5878, DESIGN §2 rule 6) and lets decoded name* parameters replace the
-// plain ones of the same name (Appendix B.2 step 16, DESIGN §2 rule 7).
+// 5878, rule 6) and lets decoded name* parameters replace the plain ones
+// of the same name (Appendix B.2 step 16, rule 7).
 func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	link := p.newLink()
 	link.Target = target
 	if len(p.strs) > str0 {
 		link.Hreflang = p.strs[str0:len(p.strs):len(p.strs)]
+	}
+	if p.find {
+		// Only whether the link is a next link matters: the relation
+		// types are not stored, so that a long rel value costs nothing.
+		p.isNext = hasRelType(a.first[attrRel], "next")
+		link.Anchor = a.first[attrAnchor]
+		return
 	}
 	link.Rel = p.relTypes(a.first[attrRel])
 	if a.seen&^(1<<attrRel) != 0 {
@@ -691,6 +817,12 @@ func (p *parser) relTypes(v string) []string {
 		return nil
 	}
 	n := len(p.strs)
+	if len(v) > longRel {
+		// Make room for every type at once: growing the slice type by
+		// type copies it again and again under the garbage collector's
+		// write barriers.
+		p.reserveStrs(countRelTypes(v))
+	}
 	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
 		start := i
 		var class uint8 // the classes of the type's bytes, or-ed together
@@ -706,12 +838,52 @@ func (p *parser) relTypes(v string) []string {
 		}
 		t := v[start:i]
 		if class&isUpper != 0 {
-			t = lower(t)
+			t = ascii.Lower(t)
 		}
-		p.strs = append(p.strs, t)
+		p.addStr(t)
 	}
 	if len(p.strs) == n {
 		return nil
 	}
 	return p.strs[n:len(p.strs):len(p.strs)]
+}
+
+// longRel is the length of a rel or rev value beyond which relTypes counts
+// the relation types before splitting them.
+const longRel = 64
+
+// countRelTypes returns how many relation types relTypes finds in v.
+func countRelTypes(v string) int {
+	n := 0
+	inType := false
+	for i := 0; i < len(v); i++ {
+		space := charClass[v[i]]&isSpace != 0
+		if !space && !inType {
+			n++
+		}
+		inType = !space
+	}
+	return n
+}
+
+// reserveStrs makes room for n more strings in p.strs.
+func (p *parser) reserveStrs(n int) {
+	if cap(p.strs)-len(p.strs) < n {
+		p.strs = slices.Grow(p.strs, n)
+	}
+}
+
+// hasRelType reports whether rel is one of the relation types of the rel
+// value v, split as relTypes splits it, compared case-insensitively.
+func hasRelType(v, rel string) bool {
+	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
+		start := i
+		for i < len(v) && charClass[v[i]]&isSpace == 0 {
+			i++
+		}
+		if ascii.EqualFold(v[start:i], rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -20,7 +20,8 @@ type parseTest struct {
 	errAt []int
 }
 
-// parseTests has cases for every rule of DESIGN.md §2, named after it.
+// parseTests has cases for every parsing rule of the package documentation
+// (rules 1 to 10), named after it.
 var parseTests = []parseTest{
 	// Rule 1: a comma-separated list; commas inside quoted-strings and <...>
 	// do not separate; the comma is consumed; empty elements are skipped.
@@ -240,6 +241,16 @@ func TestParseCharsetErrorIs(t *testing.T) {
 	_, err := Parse(`<a>; title*=x-unknown''abc`)
 	if !errors.Is(err, ErrCharset) {
 		t.Errorf("Parse error %v does not match ErrCharset", err)
+	}
+	// The *SyntaxError is Parse's, at the offset of the value in the field,
+	// and its cause is ErrCharset.
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != 12 || se.Unwrap() != ErrCharset {
+		t.Errorf("Parse error %v: want a *SyntaxError at offset 12 unwrapping to ErrCharset, got %#v", err, se)
+	}
+	// Other ext-value problems do not match ErrCharset.
+	if _, err := Parse(`<a>; title*=UTF-8''%ZZ`); err == nil || errors.Is(err, ErrCharset) {
+		t.Errorf("Parse of a bad escape: error %v, want one that does not match ErrCharset", err)
 	}
 }
 

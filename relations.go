@@ -1,6 +1,10 @@
 package weblink
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
 
 // The constants Rel... and the registry table are generated from the data
 // file internal/relgen/link-relations.json; see package internal/relgen.
@@ -22,7 +26,7 @@ type Relation struct {
 // allocate.
 //
 // Extension relation types (absolute URIs, RFC 8288 §2.1.2) are never
-// registered; see Link.Unregistered.
+// registered; see [Link.Unregistered].
 func LookupRelation(name string) (Relation, bool) {
 	lo, hi := 0, len(relations)
 	for lo < hi {
@@ -44,10 +48,7 @@ func LookupRelation(name string) (Relation, bool) {
 func compareFold(reg, name string) int {
 	n := min(len(reg), len(name))
 	for i := 0; i < n; i++ {
-		a, b := reg[i], name[i]
-		if charClass[b]&isUpper != 0 {
-			b += 'a' - 'A'
-		}
+		a, b := reg[i], ascii.ToLower(name[i])
 		if a != b {
 			if a < b {
 				return -1

@@ -9,14 +9,16 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// ErrHeadersWritten is returned by EarlyHints when the final response head
+// ErrHeadersWritten is returned by [EarlyHints] when the final response head
 // has already been written, so a 103 (Early Hints) response can no longer be
 // sent: RFC 8297 §2 and RFC 9110 §15.2 allow interim responses only before
-// the final one. Call EarlyHints before the handler writes a status, writes
-// body bytes or flushes.
-var ErrHeadersWritten = errors.New("weblink: cannot send 103 Early Hints: the final response head was already written; call EarlyHints before WriteHeader, Write or Flush")
+// the final one. Call EarlyHints before the handler calls WriteHeader, Write
+// or Flush.
+var ErrHeadersWritten = errors.New("weblink: response head already written")
 
 // Middleware returns net/http middleware (the func(http.Handler) http.Handler
 // shape that chi, alice and the standard library use) adding links to every
@@ -44,7 +46,7 @@ var ErrHeadersWritten = errors.New("weblink: cannot send 103 Early Hints: the fi
 // links is copied: changing the slice afterwards does not change what is
 // sent.
 func Middleware(links ...Link) func(http.Handler) http.Handler {
-	s := newLinkSet(links)
+	s := newLinkAdder(links)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s.serve(next, w, r, nil)
@@ -60,17 +62,28 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // Exactly one 103 is sent, because browsers act only on the first one. It
 // carries only the Link field: headers that an outer middleware set before
 // (Set-Cookie, for example) stay for the final response and are not sent in
-// the 103. No 103 is sent when none of links is such a hint, or when the
+// the 103. No 103 is sent when none of links is such a hint; when the
 // request is HTTP/1.0, whose clients must not get 1xx responses (RFC 9110
-// §15.2).
+// §15.2); or when the request carries a Sec-Fetch-Mode field (W3C Fetch
+// Metadata Request Headers) with a value other than navigate: that is
+// a browser fetching a subresource or calling fetch(), and browsers use
+// Early Hints only for navigations. Requests without the field (curl, Go
+// clients, browsers over plain HTTP to another host) get the 103.
+//
+// What a browser does with the 103 (measured with Chromium 156 by
+// TestEarlyHintsBrowser; docs/serving.md has the details): it acts on it
+// over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
+// early and uses that response for the page only when the response is
+// cacheable (give it Cache-Control, or it is downloaded a second time); and
+// a preloaded font needs the crossorigin parameter (Param{Name:
+// "crossorigin"}), as fonts load in CORS mode and a no-cors preload does not
+// serve them.
+//
+// links is copied: changing the slice afterwards does not change what is
+// sent.
 func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
-	s := newLinkSet(links)
-	var hints Links
-	for _, l := range s.links {
-		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
-			hints = append(hints, l)
-		}
-	}
+	s := newLinkAdder(links)
+	hints := s.hints()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s.serve(next, w, r, hints)
@@ -78,9 +91,36 @@ func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 	}
 }
 
+// EarlyHintsFunc is [EarlyHintsMiddleware] with links chosen per request:
+// the page being rendered decides what to preload. For each request it calls
+// hints(r), once and before the handler, and then does what
+// EarlyHintsMiddleware(hints(r)...) does: one 103 (Early Hints) response
+// holding the returned links whose relation type is preload, preconnect or
+// modulepreload, under the same conditions (HTTP/1.1 or later, a navigation
+// or no Sec-Fetch-Mode field), and all the returned links added to the
+// final response, as [Middleware] adds them. When hints returns no such
+// link, no 103 is sent.
+//
+// The returned [Links] are neither changed nor kept after the response, so
+// hints may return the same slice for many requests. hints runs on the
+// request's goroutine and may be called concurrently. EarlyHintsFunc panics
+// if hints is nil.
+func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.Handler {
+	if hints == nil {
+		panic("weblink: EarlyHintsFunc with a nil hints function")
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s := newLinkAdder(hints(r))
+			s.serve(next, w, r, s.hints())
+		})
+	}
+}
+
 // EarlyHints sends a 103 (Early Hints) interim response (RFC 8297) carrying
 // links, before the handler writes its final response. Browsers use it to
-// start preloading and preconnecting while the server is still working.
+// start preloading and preconnecting while the server is still working; see
+// [EarlyHintsMiddleware] for what Chromium does with it.
 //
 // The 103 holds only one Link field line with links: net/http sends the
 // whole current header map with an interim response, so EarlyHints sets
@@ -121,8 +161,8 @@ func EarlyHints(w http.ResponseWriter, links ...Link) error {
 
 // sendEarlyHints writes a 103 whose only header is one Link line holding
 // links. It empties w.Header() for the duration of the WriteHeader call and
-// restores it afterwards, even if WriteHeader panics; net/http writes the
-// interim response before WriteHeader returns, for HTTP/1.1 and HTTP/2.
+// restores it afterwards, even if WriteHeader panics; writeInterim makes
+// sure net/http is done with the map when WriteHeader returns.
 func sendEarlyHints(w http.ResponseWriter, links Links) {
 	h := w.Header()
 	saved := maps.Clone(h)
@@ -132,7 +172,40 @@ func sendEarlyHints(w http.ResponseWriter, links Links) {
 		maps.Copy(h, saved)
 	}()
 	Add(h, links...)
-	w.WriteHeader(http.StatusEarlyHints)
+	writeInterim(w, http.StatusEarlyHints)
+}
+
+// writeInterim writes the informational (1xx) response code with the
+// current header of w, such that net/http no longer reads the header map
+// once WriteHeader has returned.
+//
+// net/http's HTTP/2 server hands the handler's own header map to its frame
+// writer goroutine to encode a 1xx response, and its WriteHeader returns as
+// soon as the stream closes, even while that goroutine is still encoding
+// the map (golang/go#67940). A client that resets the stream after the
+// first 103 (a browser navigating away, a cancelled request) thus left the
+// next change to the map — putting the header back after a 103, adding the
+// final response's links, the handler's own Header().Set — racing with the
+// encoder: a data race, and at worst "fatal error: concurrent map iteration
+// and map write", which no recover catches and which kills the server.
+//
+// For a 1xx response, net/http (and golang.org/x/net/http2) encode a clone
+// of the header map instead of the map itself when it holds a
+// Content-Length or Transfer-Encoding key, and delete those keys from the
+// clone; the clone is made on the handler's goroutine, before WriteHeader
+// queues the frame. So a Content-Length key with no value, present only
+// during the call, makes net/http encode a copy that nobody else changes.
+// HTTP/1.1 writes a 1xx response before WriteHeader returns and leaves
+// Content-Length out of it; a key with no value writes nothing anyway.
+// TestEarlyHintsHTTP2Cancel reproduces the race, under -race, if this
+// stops working.
+func writeInterim(w http.ResponseWriter, code int) {
+	h := w.Header()
+	if _, ok := h["Content-Length"]; !ok && h != nil {
+		h["Content-Length"] = nil
+		defer delete(h, "Content-Length")
+	}
+	w.WriteHeader(code)
 }
 
 // findLinkWriter returns the *linkWriter that w is or wraps, following
@@ -151,9 +224,10 @@ func findLinkWriter(w http.ResponseWriter) *linkWriter {
 	return nil
 }
 
-// linkSet is the links of one middleware, with the keys that de-duplication
-// compares, computed once.
-type linkSet struct {
+// linkAdder is the links of one middleware (of one request, under
+// EarlyHintsFunc), with the keys that de-duplication compares, computed
+// once.
+type linkAdder struct {
 	links Links
 	keys  []linkKey
 }
@@ -164,8 +238,8 @@ type linkKey struct {
 	target, anchor, rels string
 }
 
-func newLinkSet(links []Link) *linkSet {
-	s := &linkSet{links: slices.Clone(Links(links))}
+func newLinkAdder(links []Link) *linkAdder {
+	s := &linkAdder{links: slices.Clone(Links(links))}
 	for _, l := range s.links {
 		// Compare in the form a receiver sees: what the formatter writes,
 		// parsed back (it percent-encodes, lower-cases relation types, ...).
@@ -180,37 +254,61 @@ func newLinkSet(links []Link) *linkSet {
 func keyOf(l Link) linkKey {
 	rels := make([]string, len(l.Rel))
 	for i, r := range l.Rel {
-		rels[i] = lower(r)
+		rels[i] = ascii.Lower(r)
 	}
 	slices.Sort(rels)
 	rels = slices.Compact(rels)
 	return linkKey{target: l.Target, anchor: l.Anchor, rels: strings.Join(rels, " ")}
 }
 
+// hints returns the links of s that belong in a 103: those with the
+// relation type preload, preconnect or modulepreload.
+func (s *linkAdder) hints() Links {
+	var hints Links
+	for _, l := range s.links {
+		if l.HasRel(RelPreload) || l.HasRel(RelPreconnect) || l.HasRel(RelModulePreload) {
+			hints = append(hints, l)
+		}
+	}
+	return hints
+}
+
 // serve runs next with a writer that adds the links of s to the final
 // response head, after sending hints in a 103 when there are some and the
 // request may get one.
-func (s *linkSet) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
-	lw := &linkWriter{w: w, set: s, interim: r.ProtoAtLeast(1, 1)}
-	if len(hints) > 0 && lw.interim {
+func (s *linkAdder) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
+	lw := &linkWriter{w: w, adder: s, interim: r.ProtoAtLeast(1, 1)}
+	if len(hints) > 0 && lw.interim && navigation(r) {
 		sendEarlyHints(lw, hints)
 	}
 	next.ServeHTTP(lw, r)
 	lw.writeLinks()
 }
 
-// linkWriter is the http.ResponseWriter that Middleware and
-// EarlyHintsMiddleware give to the handler.
+// navigation reports whether r may be a navigation, the only requests for
+// which browsers act on Early Hints: true unless r carries a Sec-Fetch-Mode
+// field whose value is not navigate. In W3C Fetch Metadata Request Headers,
+// Sec-Fetch-Mode is a structured header whose value is a token (cors,
+// navigate, no-cors, same-origin or websocket), and tokens are
+// case-sensitive; a field in more than one line is not one token, so not
+// navigate.
+func navigation(r *http.Request) bool {
+	mode, ok := r.Header["Sec-Fetch-Mode"]
+	return !ok || len(mode) == 1 && strings.Trim(mode[0], " \t") == "navigate"
+}
+
+// linkWriter is the http.ResponseWriter that Middleware,
+// EarlyHintsMiddleware and EarlyHintsFunc give to the handler.
 type linkWriter struct {
-	w   http.ResponseWriter
-	set *linkSet
+	w     http.ResponseWriter
+	adder *linkAdder
 
 	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
 	wroteHeader bool // the final head was written (or is being written)
 	hijacked    bool // the handler took over the connection
 }
 
-// writeLinks adds the links of lw.set that are not already in the header to
+// writeLinks adds the links of lw.adder that are not already in the header to
 // it as one Link line, once, when the final head is about to be written.
 func (lw *linkWriter) writeLinks() {
 	if lw.wroteHeader || lw.hijacked {
@@ -229,8 +327,8 @@ func (lw *linkWriter) writeLinks() {
 		}
 	}
 	var add Links
-	for i, l := range lw.set.links {
-		k := lw.set.keys[i]
+	for i, l := range lw.adder.links {
+		k := lw.adder.keys[i]
 		if slices.Contains(have, k) {
 			continue
 		}
@@ -249,8 +347,12 @@ func (lw *linkWriter) Header() http.Header { return lw.w.Header() }
 func (lw *linkWriter) WriteHeader(code int) {
 	if code < 100 || code > 199 || code == http.StatusSwitchingProtocols {
 		lw.writeLinks()
+		lw.w.WriteHeader(code)
+		return
 	}
-	lw.w.WriteHeader(code)
+	// The handler's own 1xx response: writeLinks changes the header map
+	// later, which net/http must not be reading then.
+	writeInterim(lw.w, code)
 }
 
 // Write adds the links before the first body bytes make net/http write the

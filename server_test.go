@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -13,9 +14,12 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -53,6 +57,12 @@ func newServer(t *testing.T, h http.Handler, h2 bool) *httptest.Server {
 // it receives, and returns them with the final response and its body.
 func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Response, string) {
 	t.Helper()
+	return getWith(t, srv, path, nil)
+}
+
+// getWith is get with header lines added to the request.
+func getWith(t *testing.T, srv *httptest.Server, path string, header http.Header) ([]interim, *http.Response, string) {
+	t.Helper()
 	var got []interim
 	trace := &httptrace.ClientTrace{
 		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
@@ -63,6 +73,9 @@ func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Resp
 	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := srv.Client().Do(req)
@@ -500,6 +513,153 @@ func TestEarlyHintsMiddlewareWithoutHints(t *testing.T) {
 	checkLinks(t, "final", resp.Header, "/schema.json describedby")
 }
 
+func TestEarlyHintsSecFetchMode(t *testing.T) {
+	tests := []struct {
+		name string
+		mode []string // Sec-Fetch-Mode lines; nil: no field
+		want bool     // a 103 is sent
+	}{
+		{"no field", nil, true},
+		{"navigate", []string{"navigate"}, true},
+		{"navigate with spaces", []string{" navigate\t"}, true},
+		{"no-cors", []string{"no-cors"}, false},
+		{"cors", []string{"cors"}, false},
+		{"same-origin", []string{"same-origin"}, false},
+		{"websocket", []string{"websocket"}, false},
+		{"tokens are case-sensitive", []string{"Navigate"}, false},
+		{"two lines", []string{"navigate", "navigate"}, false},
+		{"a list", []string{"navigate, cors"}, false},
+		{"empty", []string{""}, false},
+	}
+	middlewares := []struct {
+		name string
+		mw   func(http.Handler) http.Handler
+	}{
+		{"EarlyHintsMiddleware", EarlyHintsMiddleware(styleLink, schemaLink)},
+		{"EarlyHintsFunc", EarlyHintsFunc(func(*http.Request) Links { return Links{styleLink, schemaLink} })},
+	}
+	for _, h2 := range []bool{false, true} {
+		for _, m := range middlewares {
+			var sawMode []string
+			srv := newServer(t, m.mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				sawMode = r.Header["Sec-Fetch-Mode"]
+				io.WriteString(w, "ok")
+			})), h2)
+			for _, tt := range tests {
+				t.Run(m.name+"/"+tt.name+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+					var header http.Header
+					if tt.mode != nil {
+						header = http.Header{"Sec-Fetch-Mode": tt.mode}
+					}
+					got, resp, _ := getWith(t, srv, "/", header)
+					if len(sawMode) != len(tt.mode) {
+						t.Fatalf("the handler saw Sec-Fetch-Mode %q, want %q", sawMode, tt.mode)
+					}
+					if tt.want {
+						if len(got) != 1 || got[0].code != http.StatusEarlyHints {
+							t.Fatalf("interim responses %v, want one 103", got)
+						}
+						checkLinks(t, "103", http.Header(got[0].header), "/style.css preload")
+					} else if len(got) != 0 {
+						t.Errorf("interim responses %v, want none for Sec-Fetch-Mode %q", got, tt.mode)
+					}
+					checkLinks(t, "final", resp.Header, "/style.css preload", "/schema.json describedby")
+				})
+			}
+		}
+	}
+}
+
+func TestEarlyHintsFunc(t *testing.T) {
+	byPath := map[string]Links{
+		"/page":      {styleLink, schemaLink, originLink},
+		"/app":       {moduleLink},
+		"/no-hints":  {schemaLink},
+		"/no-links":  nil,
+		"/dedup":     {schemaLink, styleLink, schemaLink},
+		"/empty-rel": {{Target: "/x"}},
+	}
+	saved := map[string]string{}
+	for path, links := range byPath {
+		saved[path] = links.String()
+	}
+	var calls atomic.Int64
+	mw := EarlyHintsFunc(func(r *http.Request) Links {
+		calls.Add(1)
+		return byPath[r.URL.Path]
+	})
+	h := mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/dedup" {
+			w.Header().Set("Link", `</style.css>; rel="preload"; as="style"`)
+		}
+		io.WriteString(w, "page")
+	}))
+	tests := []struct {
+		path  string
+		hints []string // the 103's links; nil: no 103
+		final []string
+	}{
+		{"/page", []string{"/style.css preload", "https://cdn.example preconnect"},
+			[]string{"/style.css preload", "/schema.json describedby", "https://cdn.example preconnect"}},
+		{"/app", []string{"/app.js modulepreload"}, []string{"/app.js modulepreload"}},
+		{"/no-hints", nil, []string{"/schema.json describedby"}},
+		{"/no-links", nil, nil},
+		{"/unknown", nil, nil},
+		// Handler's links and repeats are not added twice, as with Middleware.
+		{"/dedup", []string{"/style.css preload"}, []string{"/style.css preload", "/schema.json describedby"}},
+		{"/empty-rel", nil, []string{"/x "}},
+	}
+	for _, h2 := range []bool{false, true} {
+		srv := newServer(t, h, h2)
+		for _, tt := range tests {
+			t.Run(strings.TrimPrefix(tt.path, "/")+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+				before := calls.Load()
+				got, resp, body := get(t, srv, tt.path)
+				if n := calls.Load() - before; n != 1 {
+					t.Errorf("hints called %d times for one request, want 1", n)
+				}
+				if body != "page" {
+					t.Errorf("body %q", body)
+				}
+				switch {
+				case tt.hints == nil && len(got) != 0:
+					t.Errorf("interim responses %v, want none", got)
+				case tt.hints != nil && (len(got) != 1 || got[0].code != http.StatusEarlyHints):
+					t.Fatalf("interim responses %v, want one 103", got)
+				case tt.hints != nil:
+					checkLinks(t, "103", http.Header(got[0].header), tt.hints...)
+				}
+				checkLinks(t, "final", resp.Header, tt.final...)
+			})
+		}
+	}
+	t.Run("HTTP/1.0", func(t *testing.T) {
+		raw := rawGet(t, newServer(t, h, false), "GET /page HTTP/1.0\r\nHost: example.com\r\n\r\n")
+		if strings.Contains(raw, " 103 ") {
+			t.Errorf("HTTP/1.0 response holds an interim response:\n%s", raw)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), nil)
+		if err != nil {
+			t.Fatalf("reading %q: %v", raw, err)
+		}
+		checkLinks(t, "final", resp.Header, "/style.css preload", "/schema.json describedby", "https://cdn.example preconnect")
+	})
+	for path, links := range byPath {
+		if links.String() != saved[path] {
+			t.Errorf("hints' links for %s changed to %s, were %s", path, links, saved[path])
+		}
+	}
+}
+
+func TestEarlyHintsFuncNil(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "nil hints") {
+			t.Errorf("EarlyHintsFunc(nil) recovered %v, want a panic naming nil hints", r)
+		}
+	}()
+	EarlyHintsFunc(nil)
+}
+
 // rawGet sends request on a plain connection to srv and returns everything
 // the server answers until it closes the connection.
 func rawGet(t *testing.T, srv *httptest.Server, request string) string {
@@ -722,4 +882,125 @@ func TestMiddlewareFlushNotSupported(t *testing.T) {
 		}
 	})).ServeHTTP(pw, httptest.NewRequest("GET", "/", nil))
 	checkLinks(t, "final", pw.h, "/schema.json describedby")
+}
+
+// h2CancelStress is how many requests TestEarlyHintsHTTP2Cancel makes per
+// case; WEBLINK_H2_STRESS raises it for a longer run, for example
+// WEBLINK_H2_STRESS=200000 go test -race -run TestEarlyHintsHTTP2Cancel.
+func h2CancelStress(t *testing.T) int {
+	t.Helper()
+	s := os.Getenv("WEBLINK_H2_STRESS")
+	if s == "" {
+		return 2000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("WEBLINK_H2_STRESS=%q: want a positive number of requests", s)
+	}
+	return n
+}
+
+// TestEarlyHintsHTTP2Cancel is a regression test for a server crash: an
+// HTTP/2 client that resets the stream as soon as it gets the first 103
+// left net/http's frame writer encoding the next 103 from the header map
+// while the handler goroutine, let go early (golang/go#67940), went on
+// changing that map. Under -race that was reported as a DATA RACE; without
+// it, a long run ended in "fatal error: concurrent map iteration and map
+// write". Each case sends two 103s: the client cancels on the first, the
+// second is the one being written when the stream closes.
+func TestEarlyHintsHTTP2Cancel(t *testing.T) {
+	n := h2CancelStress(t)
+	page := func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<!doctype html>")
+	}
+	tests := []struct {
+		name    string
+		handler http.Handler
+	}{
+		// The middleware sends a 103, the handler a second one; each puts
+		// the header back, and the middleware adds its links to the final
+		// response.
+		{"EarlyHintsMiddleware", EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+			if err := EarlyHints(w, moduleLink); err != nil {
+				t.Error(err)
+			}
+			page(w)
+		}))},
+		// EarlyHints without the middleware.
+		{"EarlyHints", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "session", Value: "secret"})
+			Add(w.Header(), schemaLink)
+			for _, l := range []Link{styleLink, originLink} {
+				if err := EarlyHints(w, l); err != nil {
+					t.Error(err)
+				}
+			}
+			page(w)
+		})},
+		// The handler writes its 103s itself; Middleware adds its links to
+		// the same header map afterwards.
+		{"handler's own 103", Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, hint := range []string{`</a.css>; rel="preload"`, `</b.css>; rel="preload"`} {
+				w.Header().Set("Link", hint)
+				w.WriteHeader(http.StatusEarlyHints)
+			}
+			w.Header().Del("Link")
+			page(w)
+		}))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer(t, tt.handler, true)
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+			client := srv.Client()
+			var cancelled atomic.Int64
+			var wg sync.WaitGroup
+			jobs := make(chan struct{})
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range jobs {
+						ctx, cancel := context.WithCancel(context.Background())
+						var got1xx atomic.Bool
+						trace := &httptrace.ClientTrace{Got1xxResponse: func(int, textproto.MIMEHeader) error {
+							got1xx.Store(true)
+							cancel() // resets the stream right after the first 103
+							return nil
+						}}
+						req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, srv.URL, nil)
+						if err != nil {
+							panic(err)
+						}
+						if resp, err := client.Do(req); err == nil {
+							io.Copy(io.Discard, resp.Body)
+							resp.Body.Close()
+						}
+						cancel()
+						if got1xx.Load() {
+							cancelled.Add(1)
+						}
+					}
+				}()
+			}
+			for range n {
+				jobs <- struct{}{}
+			}
+			close(jobs)
+			wg.Wait()
+			if got := cancelled.Load(); got != int64(n) {
+				t.Errorf("%d of %d requests got a 103 and were cancelled", got, n)
+			}
+			// The server still answers in full.
+			hints, resp, body := get(t, srv, "/")
+			if len(hints) != 2 || body != "<!doctype html>" {
+				t.Errorf("after the cancelled requests: %d interim responses, body %q; want 2 and the page", len(hints), body)
+			}
+			if len(resp.Header["Link"]) == 0 {
+				t.Errorf("after the cancelled requests: final response without links")
+			}
+		})
+	}
 }

@@ -3,6 +3,8 @@ package weblink
 import (
 	"net/url"
 	"unicode/utf8"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // appendURI appends ref converted to a URI-reference: the bytes of non-ASCII
@@ -87,7 +89,7 @@ func isIprivate(r rune) bool {
 // isAbsoluteURI reports whether s is a URI with a scheme (RFC 3986 §3), as
 // an extension relation type must be (RFC 8288 §2.1.2), that net/url parses.
 func isAbsoluteURI(s string) bool {
-	if !hasURIScheme(s) || !isPrintableASCII(s) || checkURI(s) >= 0 {
+	if !hasURIScheme(s) || !ascii.IsPrint(s) || checkURI(s) >= 0 {
 		return false
 	}
 	_, err := url.Parse(s)
@@ -114,11 +116,103 @@ func hasURIScheme(s string) bool {
 }
 
 // resolveRef resolves ref against base (RFC 3986 §5.2), returning ref
-// unchanged with an error when net/url cannot parse it.
+// unchanged with an error when net/url cannot parse it. A plain absolute
+// http or https URL (plainAbsolute) is returned as written without net/url,
+// which would give back the same string.
 func resolveRef(base *url.URL, ref string) (string, error) {
+	if plainAbsolute(ref) {
+		return ref, nil
+	}
 	u, err := url.Parse(ref)
 	if err != nil {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}
 	return base.ResolveReference(u).String(), nil
 }
+
+// plainAbsolute reports whether ref is an absolute http or https URL that
+// resolves to itself (RFC 3986 §5.2.2: a reference with a scheme keeps its
+// authority, path and query, with remove_dot_segments applied to the path)
+// and that net/url parses and writes back unchanged, so that resolving it
+// needs no net/url round trip:
+//
+//	"http://" or "https://", lower-case
+//	host  = 1*( ALPHA / DIGIT / "." / "-" ) [ ":" 1*DIGIT ]
+//	then path, query and fragment of unreserved, sub-delims, ":", "@",
+//	"/", "?" and pct-encoded, with at most one "#", not followed by nothing
+//
+// with no "." or ".." segment in the path (remove_dot_segments would change
+// it) and no path starting with "//" (net/url's resolution makes it one
+// "/"). Anything else returns false and goes through net/url.
+func plainAbsolute(ref string) bool {
+	var i int
+	switch {
+	case len(ref) > 7 && ref[:7] == "http://":
+		i = 7
+	case len(ref) > 8 && ref[:8] == "https://":
+		i = 8
+	default:
+		return false
+	}
+	host := i
+	for i < len(ref) && uriClass[ref[i]]&isHostChar != 0 {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(ref) && ref[i] == ':' {
+		i++
+		port := i
+		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
+			i++
+		}
+		if i == port {
+			return false
+		}
+	}
+	if i == len(ref) {
+		return true
+	}
+	switch ref[i] {
+	case '/':
+		if i+1 < len(ref) && ref[i+1] == '/' {
+			return false
+		}
+	case '?', '#':
+	default:
+		return false
+	}
+	inPath, fragment := true, false
+	segment := i // start of the current path segment, after its "/"
+	for ; i < len(ref); i++ {
+		c := ref[i]
+		if inPath && (c == '/' || c == '?' || c == '#') {
+			if isDotSegment(ref[segment:i]) {
+				return false
+			}
+			segment = i + 1
+			inPath = c == '/'
+		}
+		switch {
+		case uriClass[c]&isPlainURIChar != 0:
+		case c == '%':
+			if !escapeAt(ref, i) {
+				return false
+			}
+			i += 2
+		case c == '#' && !fragment:
+			fragment, inPath = true, false
+			if i+1 == len(ref) {
+				return false // net/url drops an empty fragment
+			}
+		default:
+			return false
+		}
+	}
+	return !inPath || !isDotSegment(ref[segment:])
+}
+
+// isDotSegment reports whether a path segment is "." or "..", which
+// remove_dot_segments removes (RFC 3986 §5.2.4).
+func isDotSegment(seg string) bool { return seg == "." || seg == ".." }

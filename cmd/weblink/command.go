@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -16,19 +18,25 @@ import (
 // command is one run of weblink: its options, where it writes, and what it
 // has counted so far.
 type command struct {
-	opts   options
-	out    *bufio.Writer
-	stderr io.Writer
-	colour bool // whether the table may use ANSI colours
-	client *http.Client
+	ctx      context.Context // ends a fetch early
+	opts     options
+	out      *bufio.Writer
+	stderr   io.Writer
+	colour   bool // whether the table may use ANSI colours
+	client   *http.Client
+	now      func() time.Time
+	progress *progress // -all on a terminal; nil otherwise
 
-	pages        int           // sources shown
-	links        int           // links found
-	matches      int           // -rel: targets printed
-	problems     int           // -check: problems found
-	warnings     int           // -check: warnings
-	unregistered bool          // table: some relation type was marked "?"
-	collected    weblink.Links // -json: every link, printed at the end
+	pages        int            // sources shown
+	links        int            // links found
+	matches      int            // -rel: targets printed
+	problems     int            // -check: problems found
+	warnings     int            // -check: warnings
+	unregistered bool           // table: some relation type was marked "?"
+	collected    weblink.Links  // -json: every link, printed at the end
+	failed       bool           // a fetch failed, and said so
+	capped       bool           // -check: Check listed its most problems for some field value
+	last         *http.Response // the last page shown, its body closed
 }
 
 // main reads the input named by the options and values, shows it, and
@@ -36,17 +44,18 @@ type command struct {
 func (c *command) main(values []string, stdin io.Reader) int {
 	switch {
 	case c.opts.url != "":
-		if err := c.fetch(); err != nil {
+		fetch := c.fetch
+		if c.opts.discover {
+			fetch = c.discoverLinks
+		}
+		if err := fetch(); err != nil {
 			c.fail(err)
+			c.failed = true
 			return max(c.finish(), exitNone)
 		}
 	case len(values) > 0:
 		c.show(argsSource(values))
 	default:
-		if isTerminal(stdin) {
-			io.WriteString(c.stderr, example)
-			return exitProblem
-		}
 		src, err := readInput(stdin)
 		if err != nil {
 			c.errorf("reading standard input: %v", err)
@@ -57,14 +66,23 @@ func (c *command) main(values []string, stdin io.Reader) int {
 	return c.finish()
 }
 
+// maxCheckProblems is the most problems weblink.Check lists for one field
+// value; the last then says how many more it found.
+const maxCheckProblems = 256
+
+// fromHints marks what comes from a 103 Early Hints head in messages.
+const fromHints = "(103 Early Hints)"
+
 // errorf prints an error on standard error.
 func (c *command) errorf(format string, args ...any) {
+	c.progress.clear()
 	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
 }
 
-// fail prints err, whose message may already start with "weblink: ".
+// fail prints err, whose message may already start with "weblink: ", with
+// what a terminal would interpret escaped.
 func (c *command) fail(err error) {
-	c.errorf("%s", strings.TrimPrefix(err.Error(), "weblink: "))
+	c.errorf("%s", clean(strings.TrimPrefix(err.Error(), "weblink: ")))
 }
 
 // show parses the links of src, resolves them against -base or the URL src
@@ -75,7 +93,7 @@ func (c *command) show(src source) {
 	if base == nil && src.url != "" {
 		base, _ = url.Parse(src.url)
 	}
-	links := c.parse(src)
+	links, hints := c.parse(src)
 	if base != nil {
 		links = links.Resolve(base)
 	}
@@ -91,48 +109,74 @@ func (c *command) show(src source) {
 		}
 	case c.opts.json:
 		for _, l := range links {
-			if l.Anchor == "" {
-				l.Anchor = src.url
+			if l.Anchor == "" && base != nil {
+				l.Anchor = base.String() // the context of a link is its base (RFC 8288 §3.2)
 			}
 			c.collected = append(c.collected, l)
 		}
 	case c.opts.check:
-		c.validate(links)
+		c.validate(links, hints, src.jsonSet)
 	case c.opts.format:
 		for _, l := range links {
 			c.out.WriteString(l.String())
 			c.out.WriteByte('\n')
 		}
 	default:
-		c.table(src.url, links)
+		c.table(src.url, links, hints)
 	}
 }
 
 // parse parses the Link field values or the JSON document of src and
 // reports what could not be parsed: with carets on standard output for
-// -check, as warnings on standard error otherwise.
-func (c *command) parse(src source) weblink.Links {
+// -check, as warnings on standard error otherwise. The first hints links
+// are from 103 Early Hints heads.
+func (c *command) parse(src source) (links weblink.Links, hints int) {
 	if src.jsonSet {
 		var links weblink.Links
-		if err := links.UnmarshalJSON(src.json); err != nil {
+		err := links.UnmarshalJSON(src.json)
+		var le *weblink.LinksetError
+		switch {
+		case errors.As(err, &le) && le.Offset >= 0:
+			msg := "invalid linkset: " + le.Msg
+			if le.Path != "" {
+				msg = "invalid linkset: " + le.Path + ": " + le.Msg
+			}
+			if cause := errors.Unwrap(le); cause != nil {
+				msg += ": " + cause.Error()
+			}
+			f := field{label: "input", line: src.jsonLine, text: string(src.json)}
+			c.positioned(f, int(le.Offset), msg, false)
+		case err != nil:
 			c.problem("input", err)
 		}
-		return links
+		return links, 0
 	}
 	var all weblink.Links
 	for _, f := range src.fields {
 		links, err := weblink.Parse(f.text) // CR and LF are whitespace, as in application/linkset
 		all = append(all, links...)
+		if f.hint {
+			hints += len(links)
+		}
+		if c.opts.check {
+			// Check reports what Parse does, at the same offsets, and more.
+			problems := weblink.Check(f.text)
+			for _, p := range problems {
+				c.positioned(f, p.Offset, p.Msg, p.Warning)
+			}
+			c.capped = c.capped || len(problems) >= maxCheckProblems
+			continue
+		}
 		for _, e := range leaves(err) {
 			var se *weblink.SyntaxError
 			if errors.As(e, &se) {
-				c.syntaxError(f, se)
+				c.positioned(f, se.Offset, se.Msg, false)
 			} else {
 				c.problem(f.label, e)
 			}
 		}
 	}
-	return all
+	return all, hints
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:
@@ -148,22 +192,38 @@ func leaves(err error) []error {
 	return []error{err}
 }
 
-// syntaxError reports a link-value of f that Parse dropped or a parameter
-// it could not decode.
-func (c *command) syntaxError(f field, se *weblink.SyntaxError) {
-	off := min(max(se.Offset, 0), len(f.text))
+// positioned reports a problem at byte off of f: a link-value that Parse
+// dropped, a parameter it could not decode, what makes a linkset+json
+// document invalid, or with -check what weblink.Check found. -check shows
+// it under the excerpt with a caret, marked as an error or a warning.
+func (c *command) positioned(f field, off int, msg string, warning bool) {
+	off = min(max(off, 0), len(f.text))
 	label := f.label
 	if f.line > 0 {
 		label = "line " + strconv.Itoa(f.line+strings.Count(f.text[:off], "\n"))
 	}
+	if f.hint {
+		label += " " + fromHints
+	}
 	where := label + ", byte " + strconv.Itoa(off)
+	msg = clean(msg)
 	if !c.opts.check {
-		c.errorf("%s: %s", where, se.Msg)
+		c.errorf("%s: %s", where, msg)
 		return
 	}
-	c.problems++
 	shown, col := excerpt(f.text, off)
-	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s\n", shown, strings.Repeat(" ", col), where, se.Msg)
+	fmt.Fprintf(c.out, "%s\n%s^\n%s: %s: %s\n", shown, strings.Repeat(" ", col), where, c.severity(warning), msg)
+}
+
+// severity counts a -check problem and returns its mark: "error", or
+// "warning" for what does not make -check fail.
+func (c *command) severity(warning bool) string {
+	if warning {
+		c.warnings++
+		return c.style(yellow, "warning")
+	}
+	c.problems++
+	return c.style(red, "error")
 }
 
 // problem reports an error without a position.
@@ -173,26 +233,30 @@ func (c *command) problem(label string, err error) {
 		c.errorf("%s: %s", label, msg)
 		return
 	}
-	c.problems++
-	fmt.Fprintf(c.out, "%s: %s\n", label, msg)
+	fmt.Fprintf(c.out, "%s: %s: %s\n", label, c.severity(false), msg)
 }
 
-// validate prints what Link.Validate finds in each link, and the relation
-// types that are neither registered nor URIs as warnings.
-func (c *command) validate(links weblink.Links) {
+// validate prints, for the links of a linkset+json document (whose field
+// values Check has not seen), what Link.Validate finds in each link, and for
+// every link the relation types that are neither registered nor URIs as
+// warnings.
+func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
 		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
-		for _, e := range leaves(l.Validate()) {
-			c.problems++
-			fmt.Fprintf(c.out, "%s: %s\n", name, clean(strings.TrimPrefix(e.Error(), prefix)))
+		if i < hints {
+			name += " " + fromHints
+		}
+		if fromJSON {
+			for _, e := range leaves(l.Validate()) {
+				fmt.Fprintf(c.out, "%s: %s: %s\n", name, c.severity(false), clean(strings.TrimPrefix(e.Error(), prefix)))
+			}
 		}
 		for _, r := range l.Unregistered() {
 			if r == "" {
 				continue
 			}
-			c.warnings++
-			fmt.Fprintf(c.out, "warning: %s: relation type %q is not registered and not a URI\n", name, clean(shorten(r)))
+			fmt.Fprintf(c.out, "%s: %s: relation type %q is not registered and not a URI\n", name, c.severity(true), clean(shorten(r)))
 		}
 	}
 }
@@ -200,15 +264,24 @@ func (c *command) validate(links weblink.Links) {
 // finish prints what is printed once at the end and returns the exit
 // status.
 func (c *command) finish() int {
+	if c.failed && c.pages == 0 {
+		return exitNone // the failure was the whole story
+	}
 	if c.opts.check {
-		fmt.Fprintf(c.out, "%d %s: %d %s, %d %s\n", c.links, plural(c.links, "link"),
-			c.problems, plural(c.problems, "problem"), c.warnings, plural(c.warnings, "warning"))
+		more := ""
+		if c.capped {
+			more = " listed (more were found: see above)"
+		}
+		fmt.Fprintf(c.out, "%d %s: %d %s%s, %d %s\n", c.links, plural(c.links, "link"),
+			c.problems, plural(c.problems, "error"), more, c.warnings, plural(c.warnings, "warning"))
 		if c.problems > 0 {
 			return exitProblem
 		}
 	}
 	if c.links == 0 {
-		c.errorf("no links found")
+		if !c.failed {
+			c.errorf("no links found")
+		}
 		return exitNone
 	}
 	switch {
@@ -234,10 +307,14 @@ func (c *command) writeJSON() error {
 	if err != nil {
 		var ok weblink.Links
 		for _, l := range c.collected {
-			if _, err := (weblink.Links{l}).MarshalJSON(); err != nil {
-				msg := err.Error()
-				msg = msg[strings.Index(msg, "): ")+1:] // after "link 0 (target ...)"
-				c.errorf("-json leaves out <%s>%s", clean(shorten(l.Target)), clean(msg))
+			_, err := (weblink.Links{l}).MarshalJSON()
+			var le *weblink.LinksetError
+			if errors.As(err, &le) {
+				reason := le.Msg
+				if !hasRel(l) {
+					reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+				}
+				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
 				continue
 			}
 			ok = append(ok, l)
@@ -246,9 +323,19 @@ func (c *command) writeJSON() error {
 			return err
 		}
 	}
-	c.out.Write(doc)
+	c.out.Write(jsonSafe(doc))
 	c.out.WriteByte('\n')
 	return nil
+}
+
+// hasRel reports whether l has a relation type.
+func hasRel(l weblink.Link) bool {
+	for _, r := range l.Rel {
+		if r != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // plural returns word, with an "s" unless n is 1.

@@ -2,29 +2,40 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/weblinking/weblink"
 )
 
 // fetch requests -url and shows the links of the response, or with -all of
 // every page that rel="next" leads to (weblink.Pages: same origin only, a
-// loop ends it, and so does -max-pages). It asks with HEAD, and again with GET
-// when the server answers HEAD with 405 Method Not Allowed or 501 Not
-// Implemented. The pages shown before an error stay shown.
+// loop ends it, and so does -max-pages), each page as it arrives. It asks
+// with HEAD, and again with GET when the server answers HEAD with 405
+// Method Not Allowed or 501 Not Implemented. The pages shown before an
+// error stay shown.
 func (c *command) fetch() error {
-	ctx := context.Background()
+	defer c.progress.clear()
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
-		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
+		req, err := http.NewRequestWithContext(c.ctx, method, c.opts.url, nil)
 		if err != nil {
 			return err
 		}
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
+		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all {
-			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages))
+			seq = weblink.Pages(c.ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
+				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+					c.progress.draw(c.pages+1, c.links, next.URL)
+					return nil
+				}))
 		}
 		retry := false
 		for resp, err := range seq {
@@ -34,9 +45,14 @@ func (c *command) fetch() error {
 				break
 			}
 			if err != nil {
+				return c.fetchError(resp, err)
+			}
+			c.progress.clear()
+			c.show(responseSource(resp))
+			c.last = resp
+			if err := c.out.Flush(); err != nil {
 				return err
 			}
-			c.show(responseSource(resp))
 		}
 		if !retry {
 			break
@@ -45,8 +61,8 @@ func (c *command) fetch() error {
 	return nil
 }
 
-// fetchOne sends req and yields its response, with an error when the status
-// is not 2xx. The body is closed after the yield.
+// fetchOne sends req and yields its response, with a *weblink.StatusError
+// when the status is not 2xx. The body is closed after the yield.
 func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, error] {
 	return func(yield func(*http.Response, error) bool) {
 		resp, err := client.Do(req)
@@ -56,7 +72,7 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
-			err = fmt.Errorf("%s %s: %s", req.Method, req.URL.Redacted(), resp.Status)
+			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL)}
 		}
 		yield(resp, err)
 	}
@@ -65,12 +81,79 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 // responseSource returns the Link field lines of resp; its links are
 // resolved against the URL of the request that got it, after redirects.
 func responseSource(resp *http.Response) source {
-	// A password given in -url is not shown, nor put in resolved targets.
-	u := *resp.Request.URL
-	u.User = nil
-	src := source{url: u.String()}
+	src := source{url: showURL(resp.Request.URL)}
 	for i, v := range resp.Header.Values("Link") {
 		src.fields = append(src.fields, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
 	}
 	return src
+}
+
+// fetchError returns the command's message for err, which a fetch ended
+// with; resp is the response that came with it, if any. The library's
+// errors are told apart with errors.Is and errors.As and said in the
+// command's terms (its flags, not the library's options). A status that
+// is not 2xx is worded the same for -url and -all; the reason phrase is the
+// server's, so it is quoted when it is not printable ASCII.
+func (c *command) fetchError(resp *http.Response, err error) error {
+	var se *weblink.StatusError
+	if resp != nil && resp.Request != nil && errors.As(err, &se) {
+		code := strconv.Itoa(resp.StatusCode)
+		msg := showURL(resp.Request.URL) + " answered " + code
+		if reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, code)); reason != "" {
+			msg += " " + quoteUnlessPrintable(shorten(reason))
+		}
+		return errors.New(msg)
+	}
+	page, next := "the last page", "its next link"
+	if c.last != nil {
+		page = showURL(c.last.Request.URL)
+		if u, ok := weblink.NextURL(c.last); ok {
+			next = showURL(u)
+		}
+	}
+	var ue *url.Error
+	var ne net.Error
+	switch {
+	case errors.Is(err, weblink.ErrMaxPages):
+		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
+			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)
+	case errors.Is(err, weblink.ErrCrossOrigin):
+		return fmt.Errorf("%s links to %s, on another origin: weblink follows next links only within the origin of -url; run weblink -url %s -all to go on there",
+			page, next, next)
+	case errors.Is(err, weblink.ErrPageLoop):
+		return fmt.Errorf("%s links back to %s, already shown: the server's pagination loops", page, next)
+	case errors.Is(err, weblink.ErrPageScheme):
+		return fmt.Errorf("%s links to %s, which is not an http or https URL; weblink follows only those", page, next)
+	case errors.Is(err, weblink.ErrNextLink):
+		return fmt.Errorf("%s: its Link header is malformed and has no usable next link, so paging stops (the broken part may be the next link; the messages above show it)", page)
+	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
+		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))
+	case errors.As(err, &ue):
+		where := strings.ToUpper(ue.Op) + " " + clean(withoutUserinfo(ue.URL))
+		if errors.As(err, &ne) && ne.Timeout() {
+			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
+		}
+		return fmt.Errorf("%s: %v", where, ue.Err)
+	}
+	return err
+}
+
+// showURL returns u as the command shows it: without userinfo, which
+// holds credentials (a token as the user name, or a password), and with
+// what a terminal would interpret escaped.
+func showURL(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return clean(v.String())
+}
+
+// quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes
+// when it holds anything but printable ASCII.
+func quoteUnlessPrintable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
 }

@@ -56,6 +56,13 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "page %d\n", n)
 }
 
+// reset forgets the requests so far.
+func (a *api) reset() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.methods = nil
+}
+
 // requests returns the methods of the requests so far, joined by spaces.
 func (a *api) requests() string {
 	a.mu.Lock()
@@ -105,7 +112,7 @@ func TestURLFallbackToGet(t *testing.T) {
 		if got := a.requests(); got != "HEAD GET" {
 			t.Errorf("HEAD answered %d: requests %q, want HEAD GET", status, got)
 		}
-		a.methods = nil
+		a.reset()
 		runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item").
 			want(t, exitOK, "http://items.example/1\nhttp://items.example/2\n")
 		if got := a.requests(); got != "HEAD GET GET" {
@@ -170,13 +177,13 @@ func TestAll(t *testing.T) {
 	u = serve(t, &api{pages: 3, loop: true})
 	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\nhttp://items.example/3\n")
-	r.wantErr(t, "already visited")
+	r.wantErr(t, u+"/items?page=3 links back to "+u+"/items?page=1, already shown: the server's pagination loops")
 
 	// -max-pages stops a server whose next links never end.
 	u = serve(t, &api{pages: 50})
 	r = runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "2", "-rel", "item")
 	r.want(t, exitNone, "http://items.example/1\nhttp://items.example/2\n")
-	r.wantErr(t, "page limit reached")
+	r.wantErr(t, "stopped after 2 pages (-max-pages 2): "+u+"/items?page=2 links to "+u+"/items?page=3; raise -max-pages to go on")
 	runCmd(t, "", "-url", u+"/items?page=1", "-all", "-max-pages", "0").want(t, exitProblem, "")
 }
 

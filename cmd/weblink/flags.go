@@ -5,8 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // options are the command-line flags.
@@ -19,69 +23,63 @@ type options struct {
 	json     bool
 	check    bool
 	format   bool
+	help     bool
+	discover bool
+	headers  http.Header   // -H, each repeated
+	timeout  time.Duration // for each request
 
-	baseURL *url.URL // base, parsed; nil when not given
+	baseURL *url.URL      // base, parsed, without userinfo; nil when not given
+	user    *url.Userinfo // the userinfo of -url, which url no longer holds
 }
-
-// usage is what -h prints: every flag with an example.
-const usage = `Usage: weblink [flags] [link-value ...]
-
-weblink shows, checks and follows HTTP Link headers (RFC 8288). Each argument
-is one Link field value. Without arguments it reads standard input (at most
-1 MiB): curl -sI or curl -i output, a header block, Link field values, or a
-linkset document (application/linkset or application/linkset+json).
-
-Flags, before or after the values ("--" ends them):
-  -url URL    fetch URL (HEAD, or GET on 405/501) and read its Link headers
-                weblink -url https://api.example.com/items
-  -all        with -url: follow rel="next" through every page
-                weblink -url https://api.example.com/items -all -rel next
-  -max-pages N  with -all: stop with an error after N pages (default 1000)
-                weblink -url https://api.example.com/items -all -max-pages 20
-  -base URL   resolve targets against URL (default: the fetched URL)
-                curl -sI "$u" | weblink -base "$u"
-  -rel NAME   print only the targets of the links with relation type NAME
-                next=$(curl -sI "$u" | weblink -rel next -base "$u")
-  -json       print the links as a linkset (application/linkset+json, RFC 9264)
-                weblink -json '<https://example.com/a>; rel="alternate"'
-  -check      strict validation; exit status 2 when there are problems
-                curl -sI https://example.com/ | weblink -check
-  -format     re-serialise canonically, one link-value per line
-                weblink -format '<https://example.com/>; REL=Next'
-  -h          print this help
-
-The default output is a table: relation types (unregistered ones marked "?"),
-target, title and other attributes.
-
-Exit status: 0 success; 1 no links found, -rel matched nothing, input too
-large or fetch failed; 2 usage error or -check problems.
-`
-
-// example is printed with the usage error for no input at all.
-const example = `Usage: weblink [flags] [link-value ...]
-
-weblink needs Link field values as arguments, on standard input, or -url.
-For example:
-
-  weblink '<https://api.example.com/items?page=2>; rel="next"'
-  curl -sI https://api.github.com/repos/golang/go/issues | weblink
-
-Run weblink -h for every flag.
-`
 
 // newFlagSet returns the flag set that fills o.
 func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("weblink", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.url, "url", "", "fetch URL and read its Link headers")
-	fs.BoolVar(&o.all, "all", false, `with -url: follow rel="next" through every page`)
-	fs.IntVar(&o.maxPages, "max-pages", 1000, "with -all: stop after N pages")
-	fs.StringVar(&o.base, "base", "", "resolve targets against URL")
-	fs.StringVar(&o.rel, "rel", "", "print the targets of the links with relation type NAME")
-	fs.BoolVar(&o.json, "json", false, "print the links as JSON")
-	fs.BoolVar(&o.check, "check", false, "strict validation")
-	fs.BoolVar(&o.format, "format", false, "re-serialise canonically")
+	fs.StringVar(&o.url, "url", "", flagHelp("url"))
+	fs.BoolVar(&o.all, "all", false, flagHelp("all"))
+	fs.IntVar(&o.maxPages, "max-pages", 1000, flagHelp("max-pages"))
+	fs.Func("H", flagHelp("H"), func(s string) error { return o.addHeader(s) })
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
+	fs.StringVar(&o.base, "base", "", flagHelp("base"))
+	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
+	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
+	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
+	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
+	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
+	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
+}
+
+// addHeader adds a request header given to -H as "Name: value", curl's
+// spelling. The name must be a token and the value must not hold a control
+// character: nothing given on the command line can split a header.
+func (o *options) addHeader(s string) error {
+	name, value, ok := strings.Cut(s, ":")
+	if !ok || !ascii.IsToken(name) {
+		return fmt.Errorf("want \"Name: value\", such as \"Authorization: Bearer $TOKEN\"")
+	}
+	value = strings.Trim(value, " \t")
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return fmt.Errorf("the value of %s holds a control character", name)
+		}
+	}
+	if o.headers == nil {
+		o.headers = http.Header{}
+	}
+	o.headers.Add(name, value)
+	return nil
+}
+
+// flagHelp returns the help of the flag name, from flagDocs.
+func flagHelp(name string) string {
+	for _, d := range flagDocs {
+		if d.name == name {
+			return d.help
+		}
+	}
+	panic("weblink: flag -" + name + " has no entry in flagDocs")
 }
 
 // splitArgs separates flags (with their values) from link values, so that
@@ -121,9 +119,9 @@ func isBoolFlag(f *flag.Flag) bool {
 func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []string, code int, ok bool) {
 	fs := newFlagSet(&o)
 	flags, values := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, usage)
+	if err := fs.Parse(flags); err != nil || o.help {
+		if o.help || errors.Is(err, flag.ErrHelp) {
+			io.WriteString(stdout, helpText(fs))
 			return o, nil, exitOK, false
 		}
 		return o, nil, usageError(stderr, err.Error()), false
@@ -142,21 +140,38 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
+	case o.discover && (o.url == "" || o.all || o.check || o.format):
+		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
+	case o.timeout <= 0:
+		return o, nil, usageError(stderr, "-timeout must be more than 0, such as 10s or 2m"), false
+	case len(o.headers) > 0 && o.url == "":
+		return o, nil, usageError(stderr, "-H needs -url"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}
+	// Userinfo is taken out of -url and -base as soon as they are read, so
+	// that no message or output can show it.
 	if o.url != "" {
-		if u, err := url.Parse(o.url); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-			return o, nil, usageError(stderr, fmt.Sprintf("-url: %q is not an absolute http or https URL", o.url)), false
+		u, err := url.Parse(o.url)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
+			s := withoutUserinfo(o.url)
+			msg := fmt.Sprintf("-url: %q is not an absolute http or https URL", s)
+			if !strings.Contains(s, "://") && !strings.HasPrefix(s, "/") {
+				msg += fmt.Sprintf("; did you mean -url %q?", "https://"+s)
+			}
+			return o, nil, usageError(stderr, msg), false
 		}
+		o.user, u.User = u.User, nil
+		o.url = u.String()
 	}
 	if o.base != "" {
 		u, err := url.Parse(o.base)
 		if err != nil || !u.IsAbs() {
-			return o, nil, usageError(stderr, fmt.Sprintf("-base: %q is not an absolute URL", o.base)), false
+			return o, nil, usageError(stderr, fmt.Sprintf("-base: %q is not an absolute URL", withoutUserinfo(o.base))), false
 		}
+		u.User = nil
 		o.baseURL = u
 	}
 	return o, values, exitOK, true

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // maxInput is the most weblink reads from standard input: 1 MiB.
@@ -19,21 +21,27 @@ type field struct {
 	label string // where it is from: "argument 2", "line 7", "Link line 1"
 	line  int    // its first line in standard input; 0 when not from there
 	text  string // as written; line breaks are whitespace to the parser
+	hint  bool   // whether it is from a 103 Early Hints head
 }
 
 // source is what one input or one fetched page holds: Link field values,
 // or an application/linkset+json document.
 type source struct {
-	url     string // the page it was fetched from; "" for other inputs
-	fields  []field
-	json    []byte // the linkset+json document, when the input is one
-	jsonSet bool   // whether the input is a linkset+json document
+	url      string // the page it was fetched from; "" for other inputs
+	fields   []field
+	json     []byte // the linkset+json document, when the input is one
+	jsonSet  bool   // whether the input is a linkset+json document
+	jsonLine int    // the line of standard input where the document starts
 }
 
-// argsSource returns the link values given as arguments.
+// argsSource returns the link values given as arguments. An argument that
+// is a pasted header line, "Link: value" in any letter case, is its value.
 func argsSource(values []string) source {
 	var src source
 	for i, v := range values {
+		if name, value, ok := splitHeader(v); ok && isLink(name) {
+			v = value
+		}
 		src.fields = append(src.fields, field{label: "argument " + strconv.Itoa(i+1), text: v})
 	}
 	return src
@@ -108,28 +116,76 @@ func recognise(lr *lineReader) (source, error) {
 	}
 	doc := first + string(rest)
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
-		return source{json: []byte(doc), jsonSet: true}, nil
+		return source{json: []byte(doc), jsonSet: true, jsonLine: start}, nil
 	}
-	return source{fields: []field{{label: "line " + strconv.Itoa(start), line: start, text: doc}}}, nil
+	return source{fields: splitValues(doc, start)}, nil
+}
+
+// splitValues splits doc, Link field values or an application/linkset
+// document whose first line is line number start, into field values: a
+// line whose first non-blank byte is "<" starts a new field value unless
+// the line before it that is not blank ends with a comma, so that one value
+// per line (as -format prints them) are separate values, while a value
+// continued after a comma or over lines that do not start with "<" (an
+// application/linkset document, RFC 9264 §4.1) stays one.
+func splitValues(doc string, start int) []field {
+	var fields []field
+	from, fromLine := 0, start // the field value being read
+	comma := false             // whether the last non-blank line ended with ","
+	line := start
+	for i := 0; i < len(doc); line++ {
+		end := len(doc)
+		if j := strings.IndexByte(doc[i:], '\n'); j >= 0 {
+			end = i + j + 1
+		}
+		text := strings.Trim(doc[i:end], " \t\r\n")
+		if text != "" {
+			if text[0] == '<' && i > from && !comma {
+				fields = append(fields, field{label: "line " + strconv.Itoa(fromLine), line: fromLine, text: doc[from:i]})
+				from, fromLine = i, line
+			}
+			comma = text[len(text)-1] == ','
+		}
+		i = end
+	}
+	return append(fields, field{label: "line " + strconv.Itoa(fromLine), line: fromLine, text: doc[from:]})
 }
 
 // readHeads reads response heads after the status line of the first, and
-// returns the Link fields of the last head: when a head that may be
+// returns the Link fields of the last head, after those of the 103 Early
+// Hints heads just before it, marked as hints: when a head that may be
 // followed by another ends and the next line starts one ("HTTP/"), that
-// one replaces it.
+// one replaces it, except that a 103's fields are kept for the final
+// response of the same request (a redirect drops them).
 func readHeads(lr *lineReader, status string) []field {
+	var hints []field
 	for {
 		var h headerBlock
 		fields := readHeader(lr, &h)
 		if !h.ended || !followed(status) {
-			return fields
+			return append(hints, fields...)
 		}
 		if b, _ := lr.r.Peek(len("HTTP/")); string(b) != "HTTP/" {
-			return fields
+			return append(hints, fields...)
+		}
+		if statusCode(status) == "103" {
+			for _, f := range fields {
+				f.hint = true
+				hints = append(hints, f)
+			}
+		} else if !strings.HasPrefix(statusCode(status), "1") {
+			hints = nil // the hints were for a request that was redirected or answered again
 		}
 		raw, _ := lr.next()
 		status = trimEOL(raw)
 	}
+}
+
+// statusCode returns the status code of a status line, "" when it has none.
+func statusCode(status string) string {
+	_, rest, _ := strings.Cut(status, " ")
+	code, _, _ := strings.Cut(rest, " ")
+	return code
 }
 
 // followed reports whether the response head with this status line may be
@@ -206,7 +262,7 @@ func splitHeader(line string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	for j := 0; j < i; j++ {
-		if !isTokenChar(line[j]) {
+		if !ascii.IsTokenChar(line[j]) {
 			return "", "", false
 		}
 	}
@@ -214,24 +270,4 @@ func splitHeader(line string) (name, value string, ok bool) {
 }
 
 // isLink reports whether name is "Link" in any letter case (ASCII only).
-func isLink(name string) bool {
-	const link = "link"
-	if len(name) != len(link) {
-		return false
-	}
-	for i := 0; i < len(link); i++ {
-		if name[i]|0x20 != link[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// isTokenChar reports whether c is a tchar (RFC 9110 §5.6.2).
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
+func isLink(name string) bool { return ascii.EqualFold(name, "link") }

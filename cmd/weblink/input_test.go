@@ -90,7 +90,7 @@ func TestHeaderBlock(t *testing.T) {
 	runCmd(t, in, "-format").want(t, exitOK, "<a>; rel=\"next\"\n<b>; rel=\"prev\"\n<c>; rel=\"last\"\n")
 	// Offsets in a folded line are in the joined value.
 	r := runCmd(t, "Link: <a>; rel=next,\n  oops\n", "-check")
-	r.want(t, exitProblem, "<a>; rel=next, oops\n               ^\nline 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n1 link: 1 problem, 0 warnings\n")
+	r.want(t, exitProblem, "<a>; rel=next, oops\n               ^\nline 1, byte 15: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n1 link: 1 error, 0 warnings\n")
 }
 
 func TestLinkValuesOnStdin(t *testing.T) {
@@ -111,11 +111,21 @@ func TestLinksetJSONInput(t *testing.T) {
 
 	r := runCmd(t, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
 	r.want(t, exitNone, "")
-	r.wantErr(t, "input: invalid linkset: linkset[0].next[0].href: missing")
-	r = runCmd(t, `{"linkset": 7}`, "-check")
-	if r.code != exitProblem || !strings.HasPrefix(r.stdout, "input: ") {
-		t.Errorf("-check of a bad linkset: exit %d, stdout %q", r.code, r.stdout)
-	}
+	r.wantErr(t, "line 1, byte 43: invalid linkset: linkset[0].next[0].href: missing")
+	// -check shows the place with a caret, from the offset of the
+	// *weblink.LinksetError, on the line where it is.
+	r = runCmd(t, "\n{\"linkset\": [\n 7]}", "-check")
+	r.want(t, exitProblem, ""+
+		" 7]}\n"+
+		" ^\n"+
+		"line 3, byte 15: error: invalid linkset: linkset[0]: must be a link context object (RFC 9264 §4.2.2), found a number\n"+
+		"0 links: 1 error, 0 warnings\n")
+	r = runCmd(t, `{"linkset": [}`, "-check")
+	r.want(t, exitProblem, ""+
+		"{\"linkset\": [}\n"+
+		"             ^\n"+
+		"line 1, byte 13: error: invalid linkset: invalid JSON: invalid character '}' looking for beginning of value\n"+
+		"0 links: 1 error, 0 warnings\n")
 }
 
 func TestInputTooLarge(t *testing.T) {

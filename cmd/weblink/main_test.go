@@ -1,19 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // binary is the weblink command built by TestMain, for the tests that need
@@ -106,8 +108,53 @@ func TestTableColumnsAndCleaning(t *testing.T) {
 	r.want(t, exitOK, "REL  TARGET  TITLE\n-    a       no-rel\n")
 }
 
+// terminals says which standard files a fake run treats as terminals.
+type terminals struct{ stdin, stdout, stderr bool }
+
+// runFake runs the command in-process with stdin holding in, the
+// environment vars, the terminals term and a clock that moves a second
+// each time it is read.
+func runFake(t *testing.T, in io.Reader, vars map[string]string, term terminals, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := env{
+		stdin: in, stdout: &stdout, stderr: &stderr,
+		getenv:        func(k string) string { return vars[k] },
+		stdinTerminal: term.stdin, stdoutTerminal: term.stdout, stderrTerminal: term.stderr,
+		now: func() time.Time { clock = clock.Add(time.Second); return clock },
+	}
+	code := runEnv(context.Background(), args, e)
+	return result{stdout.String(), stderr.String(), code}
+}
+
 func TestColour(t *testing.T) {
-	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	plain := "REL          TARGET\nnext frist?  a\n? unregistered relation type\n"
+	coloured := bold + "REL" + reset + "          " + bold + "TARGET" + reset + "\n" +
+		"next " + yellow + "frist?" + reset + "  a\n? unregistered relation type\n"
+	for _, c := range []struct {
+		vars map[string]string
+		term bool
+		want string
+	}{
+		{nil, true, coloured},
+		{map[string]string{"NO_COLOR": "1"}, true, plain},
+		{map[string]string{"NO_COLOR": ""}, true, coloured},
+		{map[string]string{"TERM": "dumb"}, true, plain},
+		{map[string]string{"TERM": "xterm"}, true, coloured},
+		{nil, false, plain},
+	} {
+		r := runFake(t, strings.NewReader(""), c.vars, terminals{stdout: c.term}, `<a>; rel="next frist"`)
+		if r.code != exitOK || r.stdout != c.want {
+			t.Errorf("%v, terminal %v: exit %d, stdout %q, want %q", c.vars, c.term, r.code, r.stdout, c.want)
+		}
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	// Neither a pipe, nor a buffer, nor the null device (a character
+	// device, like a terminal) is a terminal.
+	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,38 +165,10 @@ func TestColour(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	env := func(v string) func(string) string {
-		return func(k string) string {
-			if k == "NO_COLOR" {
-				return v
-			}
-			return ""
+	for _, f := range []any{devnull, r, w, &bytes.Buffer{}, nil} {
+		if isTerminal(f) {
+			t.Errorf("isTerminal(%T) = true", f)
 		}
-	}
-	// /dev/null is a character device, like a terminal.
-	for _, c := range []struct {
-		out     io.Writer
-		noColor string
-		want    bool
-	}{
-		{devnull, "", true},
-		{devnull, "1", false},
-		{w, "", false},
-		{&bytes.Buffer{}, "", false},
-	} {
-		if got := useColour(c.out, env(c.noColor)); got != c.want {
-			t.Errorf("useColour(%T, NO_COLOR=%q) = %v, want %v", c.out, c.noColor, got, c.want)
-		}
-	}
-
-	var buf bytes.Buffer
-	c := &command{out: bufio.NewWriter(&buf), colour: true}
-	c.show(argsSource([]string{`<a>; rel="next frist"`}))
-	c.out.Flush()
-	want := bold + "REL" + reset + "          " + bold + "TARGET" + reset + "\n" +
-		"next " + yellow + "frist?" + reset + "  a\n"
-	if buf.String() != want {
-		t.Errorf("coloured table %q, want %q", buf.String(), want)
 	}
 }
 
@@ -179,7 +198,7 @@ func TestExitStatusOfBinary(t *testing.T) {
 		{[]string{"-rel", "prev", `<a>; rel=next`}, "", 1, "", "weblink: no link has relation type \"prev\"\n"},
 		{[]string{"-nope"}, "", 2, "", "weblink: flag provided but not defined: -nope\nRun weblink -h for usage.\n"},
 		{[]string{"-check", `<a>; rel=next`, `b`}, "", 2, "", ""},
-		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 problems, 0 warnings\n", ""},
+		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 errors, 0 warnings\n", ""},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Stdin = strings.NewReader(c.stdin)
@@ -206,47 +225,81 @@ func TestExitStatusOfBinary(t *testing.T) {
 }
 
 func TestTerminalStdin(t *testing.T) {
-	// A character device on stdin stands for a terminal: no arguments and
-	// nothing to read is a usage error with a worked example.
+	// A terminal on stdin with no arguments: a usage error with a worked
+	// example, rather than waiting for input.
+	r := runFake(t, strings.NewReader(""), nil, terminals{stdin: true})
+	r.want(t, exitProblem, "")
+	if r.stderr != example || !strings.Contains(example, `weblink '<https://api.example.com/items?page=2>; rel="next"'`) {
+		t.Errorf("stderr %q, want the example", r.stderr)
+	}
+	// A terminal on stdin does not matter with arguments or -url.
+	runFake(t, strings.NewReader(""), nil, terminals{stdin: true}, "-rel", "next", "<a>; rel=next").want(t, exitOK, "a\n")
+}
+
+func TestEmptyInput(t *testing.T) {
+	// </dev/null and an empty pipe are the same empty input: exit status 1.
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer devnull.Close()
-	r := runWith(t, devnull, nil)
-	r.want(t, exitProblem, "")
-	if r.stderr != example || !strings.Contains(example, `weblink '<https://api.example.com/items?page=2>; rel="next"'`) {
-		t.Errorf("stderr %q, want the example", r.stderr)
-	}
-
-	cmd := exec.Command(binary)
-	cmd.Stdin = devnull
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitProblem || string(out) != example {
-		t.Errorf("binary with a terminal on stdin: %v, output %q", err, out)
+	for name, stdin := range map[string]func() io.Reader{
+		"/dev/null":  func() io.Reader { return devnull },
+		"empty pipe": func() io.Reader { return strings.NewReader("") },
+	} {
+		cmd := exec.Command(binary)
+		cmd.Stdin = stdin()
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitNone || stdout.String() != "" || stderr.String() != "weblink: no links found\n" {
+			t.Errorf("%s: %v, stdout %q, stderr %q", name, err, stdout.String(), stderr.String())
+		}
 	}
 }
 
 func TestHelp(t *testing.T) {
+	var o options
+	fs := newFlagSet(&o)
+	usage := helpText(fs)
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		r := runCmd(t, "", arg)
 		r.want(t, exitOK, usage)
 	}
-	// Every flag is in the usage, each with an example on the next line.
-	var o options
-	newFlagSet(&o).VisitAll(func(f *flag.Flag) {
-		lines := strings.Split(usage, "\n")
-		for i, l := range lines {
-			if strings.HasPrefix(strings.TrimSpace(l), "-"+f.Name+" ") {
-				if !strings.Contains(lines[i+1], "weblink ") {
-					t.Errorf("flag -%s has no example: %q", f.Name, lines[i+1])
-				}
-				return
-			}
+	// Every flag is in the help with its argument, its whole usage string
+	// (flag.Var ones too) and an example; flagDocs lists no other flag.
+	lines := strings.Split(usage, "\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, help := flag.UnquoteUsage(f)
+		head := "  -" + f.Name
+		if !isBoolFlag(f) {
+			head += " " + arg
 		}
-		t.Errorf("flag -%s is not in the usage", f.Name)
+		for i, l := range lines {
+			if l != head {
+				continue
+			}
+			var text []string
+			j := i + 1
+			for ; j < len(lines) && !strings.HasPrefix(lines[j], "      $ "); j++ {
+				text = append(text, strings.TrimSpace(lines[j]))
+			}
+			if got := strings.Join(text, " "); !strings.HasPrefix(got, help) {
+				t.Errorf("flag -%s: help %q, want %q", f.Name, got, help)
+			}
+			if j == len(lines) || !strings.Contains(lines[j], "weblink") {
+				t.Errorf("flag -%s has no example", f.Name)
+			}
+			return
+		}
+		t.Errorf("flag -%s is not in the help as %q", f.Name, head)
 	})
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n != len(flagDocs) {
+		t.Errorf("%d flags, %d in flagDocs", n, len(flagDocs))
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -327,10 +380,12 @@ func TestCheckCaret(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"<a>; rel=next, b; rel=x, <c>; rel=\"foo\"\n"+
 		"               ^\n"+
-		"argument 1, byte 15: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"warning: link 2 <c>: relation type \"foo\" is not registered and not a URI\n"+
-		"link 3 <ok>: type \"bogus\" is not a media type type/subtype (RFC 6838)\n"+
-		"3 links: 2 problems, 1 warning\n")
+		"argument 1, byte 15: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"<ok>; rel=next; type=bogus\n"+
+		"^\n"+
+		"argument 2, byte 0: error: type \"bogus\" is not a media type type/subtype (RFC 6838); write a media type such as \"text/html\" (RFC 6838)\n"+
+		"link 2 <c>: warning: relation type \"foo\" is not registered and not a URI\n"+
+		"3 links: 2 errors, 1 warning\n")
 
 	// Non-ASCII before the offset: the caret counts characters, not bytes.
 	r = runCmd(t, "", "-check", `<é>; rel=next; x="ü" y, <b>; rel=next`)
@@ -344,7 +399,7 @@ func TestCheckCaret(t *testing.T) {
 func TestCheckWarningsOnly(t *testing.T) {
 	// Unregistered relation types are warnings: exit status 0.
 	r := runCmd(t, "", "-check", `<https://x.example/>; rel="nxt https://rel.example/ok"`)
-	r.want(t, exitOK, "warning: link 1 <https://x.example/>: relation type \"nxt\" is not registered and not a URI\n1 link: 0 problems, 1 warning\n")
+	r.want(t, exitOK, "link 1 <https://x.example/>: warning: relation type \"nxt\" is not registered and not a URI\n1 link: 0 errors, 1 warning\n")
 }
 
 func TestCheckLinksetDocument(t *testing.T) {
@@ -355,8 +410,8 @@ func TestCheckLinksetDocument(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		"  <https://a.example/2>; rel=\"prev\" junk,\n"+
 		"                                    ^\n"+
-		"line 3, byte 70: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped\n"+
-		"2 links: 1 problem, 0 warnings\n")
+		"line 3, byte 70: error: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped; separate parameters with \";\" and link-values with \",\"; quote a value that holds other characters\n"+
+		"2 links: 1 error, 0 warnings\n")
 	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
 }
 
@@ -375,13 +430,15 @@ func TestCheckLongTarget(t *testing.T) {
 	r.want(t, exitProblem, ""+
 		", x\n"+
 		"  ^\n"+
-		"line 2, byte 235: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped\n"+
-		"warning: link 1 <"+long[:80]+"...>: relation type \"bad\" is not registered and not a URI\n"+
-		"1 link: 1 problem, 1 warning\n")
+		"line 2, byte 235: error: link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped; start each link-value with its target in angle brackets, as in </page/2>; rel=\"next\"\n"+
+		"link 1 <"+long[:80]+"...>: warning: relation type \"bad\" is not registered and not a URI\n"+
+		"1 link: 1 error, 1 warning\n")
 	r = runCmd(t, "", "-check", "<"+long+"^>; rel=next")
 	r.want(t, exitProblem, ""+
-		"link 1 <"+long[:80]+"...>: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded\n"+
-		"1 link: 1 problem, 0 warnings\n")
+		"<"+long[:39]+"...\n"+
+		"^\n"+
+		"argument 1, byte 0: error: target \""+long[:64]+"\"... is not a URI-reference or IRI: byte 218 must be percent-encoded; percent-encode it (RFC 3986 §2.1), as Link.String does\n"+
+		"1 link: 1 error, 0 warnings\n")
 }
 
 // sameJSON fails the test unless got and want are the same JSON value.
@@ -414,8 +471,51 @@ func TestJSON(t *testing.T) {
 	r = runCmd(t, "", "-json", `<a>; rel=next`, `<b>`, `<c; rel=x`)
 	sameJSON(t, r.stdout, `{"linkset": [{"next": [{"href": "a"}]}]}`)
 	if r.code != exitOK || !strings.Contains(r.stderr, "weblink: argument 3, byte 0: ") ||
-		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: has no relation type") {
+		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it\n") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
+}
+
+func TestCheckErrorsAndWarnings(t *testing.T) {
+	// -check reports what weblink.Check finds: errors make the exit status
+	// 2, warnings do not, and each is marked as what it is.
+	r := runCmd(t, "", "-check", `</f.woff2>; rel=preload; as=font`)
+	r.want(t, exitOK, ""+
+		"</f.woff2>; rel=preload; as=font\n"+
+		"^\n"+
+		"argument 1, byte 0: warning: preload as=font without crossorigin: the font request is made in CORS mode, so it does not use the preload and downloads the resource twice; add \"; crossorigin\"\n"+
+		"1 link: 0 errors, 1 warning\n")
+	r = runCmd(t, "", "-check", `<a>; rel=next; rel=prev, ,<b>; rel = "last"`)
+	r.want(t, exitProblem, ""+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"               ^\n"+
+		"argument 1, byte 15: error: repeated \"rel\" is ignored, only the first counts: put every relation type in the first rel, separated by spaces: rel=\"a b\" (RFC 8288 §3.3)\n"+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"                         ^\n"+
+		"argument 1, byte 25: error: empty list element: remove this comma (RFC 9110 §5.6.1.1: a sender must not generate empty list elements)\n"+
+		"<a>; rel=next; rel=prev, ,<b>; rel = \"last\"\n"+
+		"                                  ^\n"+
+		"argument 1, byte 34: error: whitespace around \"=\" in \"rel\": write rel=value with nothing between (RFC 9110 §5.6.3: a sender must not generate BWS)\n"+
+		"2 links: 3 errors, 0 warnings\n")
+	// On a terminal, the marks are coloured.
+	r = runFake(t, strings.NewReader(""), nil, terminals{stdout: true}, "-check", `<s.css>; rel=preload`, `<a>; rel=next; type=x`)
+	if r.code != exitProblem || !strings.Contains(r.stdout, "byte 0: "+yellow+"warning"+reset+": preload without") ||
+		!strings.Contains(r.stdout, "byte 0: "+red+"error"+reset+": type") {
+		t.Errorf("exit %d:\n%q", r.code, r.stdout)
+	}
+	// The Link lines of a fetched page are checked the same way.
+	u := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `</s.css>; rel=preload`)
+		w.Header().Add("Link", `</n>; rel=next; title=a; title=b`)
+	}).srv.URL
+	r = runCmd(t, "", "-check", "-url", u+"/")
+	r.want(t, exitProblem, ""+
+		"</s.css>; rel=preload\n"+
+		"^\n"+
+		"Link line 1, byte 0: warning: preload without \"as\": browsers do not fetch it; add as= with one of fetch, font, image, script, style, track (HTML Living Standard, \"Link type preload\")\n"+
+		"</n>; rel=next; title=a; title=b\n"+
+		"                         ^\n"+
+		"Link line 2, byte 25: error: repeated \"title\" is ignored, only the first counts: remove it (RFC 8288 §3.4.1: it must not appear more than once in a link-value)\n"+
+		"2 links: 1 error, 1 warning\n")
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 
 	"github.com/weblinking/weblink"
 )
@@ -13,6 +16,7 @@ import (
 const (
 	bold   = "\x1b[1m"
 	yellow = "\x1b[33m"
+	red    = "\x1b[31m"
 	reset  = "\x1b[0m"
 )
 
@@ -27,8 +31,10 @@ type cell struct {
 
 // table prints links as a table: relation types, target, title and other
 // attributes. A column that is empty in every row is left out. pageURL,
-// when set, is printed above the table.
-func (c *command) table(pageURL string, links weblink.Links) {
+// when set, is printed above the table. When the first hints links are from
+// 103 Early Hints heads, a first column FROM tells them ("103") from those
+// of the final response ("final").
+func (c *command) table(pageURL string, links weblink.Links, hints int) {
 	if pageURL != "" && c.opts.all {
 		if c.pages > 1 {
 			c.out.WriteByte('\n')
@@ -41,19 +47,26 @@ func (c *command) table(pageURL string, links weblink.Links) {
 		}
 		return
 	}
-	rows := [][]cell{{c.header("REL"), c.header("TARGET"), c.header("TITLE"), c.header("ATTRIBUTES")}}
-	for _, l := range links {
-		rows = append(rows, []cell{c.relCell(l), plain(l.Target), plain(title(l)), plain(attributes(l))})
+	rows := [][]cell{{c.header("FROM"), c.header("REL"), c.header("TARGET"), c.header("TITLE"), c.header("ATTRIBUTES")}}
+	for i, l := range links {
+		from := cell{}
+		if hints > 0 {
+			from = cell{"final", "final"}
+			if i < hints {
+				from = cell{"103", c.style(yellow, "103")}
+			}
+		}
+		rows = append(rows, []cell{from, c.relCell(l), plain(l.Target), cut(title(l)), plain(attributes(l))})
 	}
-	var widths [4]int // 0 for a column left out
+	var widths [5]int // 0 for a column left out
 	for _, row := range rows {
 		for i, cl := range row {
-			widths[i] = max(widths[i], min(utf8.RuneCountInString(cl.text), maxColumn))
+			widths[i] = max(widths[i], min(textWidth(cl.text), maxColumn))
 		}
 	}
-	for i := 2; i < len(widths); i++ {
+	for _, i := range [...]int{0, 3, 4} {
 		if !hasText(rows[1:], i) {
-			widths[i] = 0 // a title or attributes column with nothing in it
+			widths[i] = 0 // no hints, or a title or attributes column with nothing in it
 		}
 	}
 	var b strings.Builder
@@ -64,7 +77,7 @@ func (c *command) table(pageURL string, links weblink.Links) {
 			if widths[i] == 0 {
 				continue
 			}
-			w := utf8.RuneCountInString(cl.text)
+			w := textWidth(cl.text)
 			if w > 0 {
 				b.WriteString(strings.Repeat(" ", pad))
 				b.WriteString(cl.styled)
@@ -104,6 +117,41 @@ func (c *command) header(s string) cell {
 func plain(s string) cell {
 	s = clean(s)
 	return cell{s, s}
+}
+
+// cut returns a cell for the printable form of s, truncated to maxColumn
+// columns: a title, which can be read in part (a target is shown whole, to
+// be copied, and the attributes, in the last column, overflow nothing).
+func cut(s string) cell {
+	s = truncate(clean(s), maxColumn)
+	return cell{s, s}
+}
+
+// textWidth returns the number of terminal columns s takes: two for each
+// East Asian wide or fullwidth character (CJK, most emoji), none for
+// combining marks and other zero-width characters, one for the others
+// (golang.org/x/text/width, Unicode's East Asian Width property).
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// runeWidth returns the number of terminal columns r takes.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }
 
 // relCell returns the relation types of l, each one that is neither
@@ -247,7 +295,10 @@ func shellSafe(s string) string {
 
 // excerpt returns the line of text that holds byte off, printable (clean)
 // and cut to a window around off when it is long, and the column of off in
-// what it returns.
+// what it returns. The window starts before off and, unless off is at the
+// end of the line, ends after it: a cut moves to a rune boundary by at most
+// the length of one UTF-8 sequence, never past off, and bytes that are not
+// UTF-8 are cut anywhere.
 func excerpt(text string, off int) (shown string, col int) {
 	const before, after = 60, 40
 	start := strings.LastIndexByte(text[:off], '\n') + 1
@@ -258,15 +309,15 @@ func excerpt(text string, off int) (shown string, col int) {
 	end = max(start, off, trimCR(text, end))
 	prefix, suffix := "", ""
 	if off-start > before {
-		start = runeStart(text, off-before)
+		start = runeStartBack(text, off-before, start)
 		prefix = "..."
 	}
 	if end-off > after {
-		end = runeStart(text, off+after)
+		end = runeStartForward(text, off+after, end)
 		suffix = "..."
 	}
 	head := prefix + clean(text[start:off])
-	return head + clean(text[off:end]) + suffix, utf8.RuneCountInString(head)
+	return head + clean(text[off:end]) + suffix, textWidth(head)
 }
 
 // trimCR returns end, moved before a CR that ends the line.
@@ -277,11 +328,65 @@ func trimCR(text string, end int) int {
 	return end
 }
 
-// runeStart returns i, moved back to the start of the UTF-8 sequence it is
-// in.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
+// runeStartBack returns i, moved back to the start of the UTF-8 sequence it
+// is in, but not below floor; i itself when no sequence start is within
+// utf8.UTFMax bytes (the bytes are not UTF-8, and clean shows each alone).
+func runeStartBack(s string, i, floor int) int {
+	for j := i; j >= max(floor, i-utf8.UTFMax+1); j-- {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
 	}
 	return i
+}
+
+// runeStartForward returns i, moved forward to the start of the next UTF-8
+// sequence when it is inside one, but not beyond limit; i itself when no
+// sequence start is within utf8.UTFMax bytes.
+func runeStartForward(s string, i, limit int) int {
+	for j := i; j < min(limit, i+utf8.UTFMax); j++ {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
+	}
+	return i
+}
+
+// jsonSafe returns doc, a JSON text, with the characters that terminals and
+// text renderers act on and encoding/json writes raw escaped as \uXXXX: the
+// C1 controls (U+0080 to U+009F) and the bidi formatting characters
+// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069). Outside
+// strings JSON is ASCII, so every one of them is inside a string, where the
+// escape means the same character. doc is returned as it is when it holds
+// none.
+func jsonSafe(doc []byte) []byte {
+	var out []byte
+	done := 0 // doc[:done] is in out
+	for i := 0; i < len(doc); i++ {
+		if doc[i] < utf8.RuneSelf {
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if isTerminalFormat(r) {
+			out = append(out, doc[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n - 1
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[done:]...)
+}
+
+// isTerminalFormat reports whether r is a C1 control or a bidi formatting
+// character (Unicode's Bidi_Control property, as UAX #9 lists them).
+func isTerminalFormat(r rune) bool {
+	switch {
+	case 0x80 <= r && r <= 0x9f, r == 0x061c, r == 0x200e, r == 0x200f,
+		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
 }

@@ -202,13 +202,14 @@ func genCode(entries []entry, idents []string) ([]byte, error) {
 	return gofmt(b.Bytes())
 }
 
-// genTest writes a table pairing each constant with the name it must hold.
+// genTest writes a table of every constant, its identifier and its value,
+// which the tests of package weblink compare with the data file.
 func genTest(entries []entry, idents []string) ([]byte, error) {
 	b := bytes.NewBufferString(prologue)
-	b.WriteString("// relationConstants pairs each generated constant with its registry name.\n")
-	b.WriteString("var relationConstants = []struct{ ident, value, name string }{\n")
-	for i, e := range entries {
-		fmt.Fprintf(b, "\t{%q, %s, %q},\n", idents[i], idents[i], e.Name)
+	b.WriteString("// relationConstants lists each generated constant by identifier and value.\n")
+	b.WriteString("var relationConstants = []struct{ ident, value string }{\n")
+	for i := range entries {
+		fmt.Fprintf(b, "\t{%q, %s},\n", idents[i], idents[i])
 	}
 	b.WriteString("}\n")
 	return gofmt(b.Bytes())

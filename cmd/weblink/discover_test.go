@@ -1,0 +1,123 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// discoverSite serves a page with a Link header, HTML links of every kind
+// and a linkset, and a feed.
+func discoverSite() *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/post", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `</wm-header>; rel="webmention"`)
+		w.Header().Add("Link", `</ls>; rel="linkset"`)
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<link rel="stylesheet" href="/s.css" media="print"><a rel="webmention" href="/wm-a">x</a><link rel="alternate" type="application/atom+xml" href="/feed" title="Feed">`)
+	})
+	mux.HandleFunc("/ls", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/linkset")
+		io.WriteString(w, `</data>; rel="item"; anchor="/post"`)
+	})
+	mux.HandleFunc("/feed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml")
+		io.WriteString(w, `<feed xmlns="http://www.w3.org/2005/Atom"><link rel="hub" href="https://hub.example/"/></feed>`)
+	})
+	mux.HandleFunc("/only-a", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<!-- <link rel="webmention" href="/no"> --><a rel="webmention" href="/wm-a">x</a>`)
+	})
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `</help>; rel="help"`)
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusGone)
+		io.WriteString(w, `<link rel="x" href="/x">`)
+	})
+	return httptest.NewServer(mux)
+}
+
+func TestDiscoverTable(t *testing.T) {
+	srv := discoverSite()
+	defer srv.Close()
+	u := srv.URL
+	r := runCmd(t, "", "-url", u+"/post", "-discover")
+	want := [][]string{
+		{"SOURCE", "REL", "TARGET", "TITLE", "ATTRIBUTES"},
+		{"header", "webmention", u + "/wm-header"},
+		{"header", "linkset", u + "/ls"},
+		{"link", "stylesheet", u + "/s.css", "media=print"},
+		{"a", "webmention", u + "/wm-a"},
+		{"link", "alternate", u + "/feed", "Feed", "type=application/atom+xml"},
+		{"linkset", "item", u + "/data", "anchor=" + u + "/post"},
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	var got [][]string
+	for _, l := range lines {
+		got = append(got, strings.Fields(l))
+	}
+	if r.code != exitOK || r.stderr != "" || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	// The columns line up, and no line ends in spaces.
+	for i, l := range lines {
+		if strings.Index(l, want[i][2]) != strings.Index(lines[0], "TARGET") || strings.HasSuffix(l, " ") {
+			t.Errorf("line %d not aligned with the TARGET column or padded: %q", i, l)
+		}
+	}
+	if !strings.HasPrefix(lines[4], "a        webmention  ") {
+		t.Errorf("line %q: want the columns two spaces apart", lines[4])
+	}
+}
+
+func TestDiscoverRel(t *testing.T) {
+	srv := discoverSite()
+	defer srv.Close()
+	for _, tc := range []struct{ path, rel, want string }{
+		{"/post", "webmention", srv.URL + "/wm-header\n"}, // the header comes first
+		{"/only-a", "webmention", srv.URL + "/wm-a\n"},    // then the first <link> or <a>
+		{"/feed", "hub", "https://hub.example/\n"},
+	} {
+		r := runCmd(t, "", "-url", srv.URL+tc.path, "-discover", "-rel", tc.rel)
+		r.want(t, exitOK, tc.want)
+	}
+	r := runCmd(t, "", "-url", srv.URL+"/post", "-discover", "-rel", "nothing")
+	r.want(t, exitNone, "")
+}
+
+func TestDiscoverStatus(t *testing.T) {
+	srv := discoverSite()
+	defer srv.Close()
+	r := runCmd(t, "", "-url", srv.URL+"/gone", "-discover")
+	r.want(t, exitNone, "SOURCE  REL   TARGET\nheader  help  "+srv.URL+"/help\n")
+	if !strings.Contains(r.stderr, "410 Gone") {
+		t.Errorf("stderr %q; want the status", r.stderr)
+	}
+}
+
+func TestDiscoverJSON(t *testing.T) {
+	srv := discoverSite()
+	defer srv.Close()
+	r := runCmd(t, "", "-url", srv.URL+"/only-a", "-discover", "-json")
+	want := `{"linkset":[{"anchor":"` + srv.URL + `/only-a","webmention":[{"href":"` + srv.URL + `/wm-a"}]}]}`
+	if r.code != exitOK || strings.Join(strings.Fields(r.stdout), "") != want {
+		t.Errorf("exit %d, stdout %s; want %s", r.code, r.stdout, want)
+	}
+}
+
+func TestDiscoverUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-discover"},
+		{"-discover", "-url", "http://127.0.0.1/", "-all"},
+		{"-discover", "-url", "http://127.0.0.1/", "-check"},
+		{"-discover", "-url", "http://127.0.0.1/", "-format"},
+	} {
+		r := runCmd(t, "", args...)
+		if r.code != exitProblem || !strings.Contains(r.stderr, "-discover needs -url") {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// recorder is a server on 127.0.0.1 that records the headers of each
+// request it gets, by path, and answers with handle.
+type recorder struct {
+	mu     sync.Mutex
+	got    []http.Header
+	paths  []string
+	handle func(w http.ResponseWriter, r *http.Request)
+	srv    *httptest.Server
+}
+
+func newRecorder(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *recorder {
+	rec := &recorder{handle: handle}
+	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec.mu.Lock()
+		h := r.Header.Clone()
+		h.Set("X-Seen-Host", r.Host) // net/http moves Host out of the header
+		rec.got = append(rec.got, h)
+		rec.paths = append(rec.paths, r.URL.RequestURI())
+		rec.mu.Unlock()
+		rec.handle(w, r)
+	}))
+	t.Cleanup(rec.srv.Close)
+	return rec
+}
+
+// requests returns the paths and headers of the requests so far.
+func (rec *recorder) requests() ([]string, []http.Header) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]string(nil), rec.paths...), append([]http.Header(nil), rec.got...)
+}
+
+func TestRequestHeaders(t *testing.T) {
+	// Another origin: a redirect and a next link lead there; it must see
+	// none of the -H headers nor the -url userinfo.
+	other := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", `</more>; rel=next`)
+	})
+	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/1":
+			w.Header().Set("Link", `</2>; rel=next`)
+		case "/2":
+			w.Header().Set("Link", "<"+other.srv.URL+"/3>; rel=next")
+		case "/away":
+			http.Redirect(w, r, other.srv.URL+"/landed", http.StatusFound)
+		}
+	})
+	args := []string{"-H", "Authorization: Bearer T0KEN", "-H", "X-Api-Key:k3y", "-H", "X-Multi: a", "-H", "X-Multi: b"}
+
+	// -all: every page of the origin gets them; the next link to another
+	// origin is not followed, and the message says why in the command's terms.
+	r := runCmd(t, "", append(args, "-url", home.srv.URL+"/1", "-all", "-rel", "next")...)
+	r.want(t, exitNone, home.srv.URL+"/2\n"+other.srv.URL+"/3\n")
+	r.wantErr(t, home.srv.URL+"/2 links to "+other.srv.URL+"/3, on another origin: weblink follows next links only within the origin of -url; run weblink -url "+other.srv.URL+"/3 -all to go on there")
+	paths, got := home.requests()
+	if strings.Join(paths, " ") != "/1 /2" {
+		t.Errorf("home got %q", paths)
+	}
+	for i, h := range got {
+		if h.Get("Authorization") != "Bearer T0KEN" || h.Get("X-Api-Key") != "k3y" || strings.Join(h.Values("X-Multi"), ",") != "a,b" {
+			t.Errorf("home request %d: headers %v", i+1, h)
+		}
+	}
+	if paths, _ := other.requests(); len(paths) != 0 {
+		t.Errorf("the other origin got %q", paths)
+	}
+
+	// A redirect to another origin: the request there goes without them.
+	r = runCmd(t, "", append(args, "-url", strings.Replace(home.srv.URL, "http://", "http://alice:s3cret@", 1)+"/away", "-rel", "next")...)
+	r.want(t, exitOK, other.srv.URL+"/more\n")
+	paths, got = other.requests()
+	if len(paths) != 1 || paths[0] != "/landed" {
+		t.Fatalf("the other origin got %q", paths)
+	}
+	for _, name := range []string{"Authorization", "X-Api-Key", "X-Multi"} {
+		if v := got[0].Values(name); v != nil {
+			t.Errorf("the other origin got %s: %q", name, v)
+		}
+	}
+	_, got = home.requests()
+	if h := got[len(got)-1]; h.Get("Authorization") != "Bearer T0KEN" {
+		t.Errorf("-H Authorization wins over the userinfo of -url: %v", h)
+	}
+	if h := got[len(got)-1]; h.Get("X-Seen-Host") != strings.TrimPrefix(home.srv.URL, "http://") {
+		t.Errorf("Host %q", h.Get("X-Seen-Host"))
+	}
+
+	// -H Host sets the request's Host, as with curl.
+	runCmd(t, "", "-url", home.srv.URL+"/1", "-H", "Host: virtual.example", "-rel", "next").want(t, exitOK, home.srv.URL+"/2\n")
+	_, got = home.requests()
+	if h := got[len(got)-1]; h.Get("X-Seen-Host") != "virtual.example" {
+		t.Errorf("-H Host: the server saw Host %q", h.Get("X-Seen-Host"))
+	}
+}
+
+func TestRequestHeaderErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-url", "http://127.0.0.1:1/", "-H", "no colon"}, `invalid value "no colon" for flag -H: want "Name: value"`},
+		{[]string{"-url", "http://127.0.0.1:1/", "-H", "Bad Name: x"}, `for flag -H: want "Name: value"`},
+		{[]string{"-url", "http://127.0.0.1:1/", "-H", "X: a\r\nY: b"}, "the value of X holds a control character"},
+		{[]string{"-H", "X: a", "<a>; rel=next"}, "-H needs -url"},
+		{[]string{"-url", "http://127.0.0.1:1/", "-timeout", "0"}, "-timeout must be more than 0"},
+		{[]string{"-url", "http://127.0.0.1:1/", "-timeout", "soon"}, `invalid value "soon" for flag -timeout`},
+		{[]string{"-url", "example.com"}, `-url: "example.com" is not an absolute http or https URL; did you mean -url "https://example.com"?`},
+		{[]string{"-url", "localhost:8080/x"}, `did you mean -url "https://localhost:8080/x"?`},
+		{[]string{"-url", "tok@example.com/x"}, `-url: "example.com/x" is not an absolute http or https URL; did you mean -url "https://example.com/x"?`},
+	} {
+		r := runCmd(t, "", c.args...)
+		if r.code != exitProblem || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q", c.args, r.code, r.stdout)
+		}
+		r.wantErr(t, c.msg)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	slow := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	r := runCmd(t, "", "-url", slow.srv.URL+"/slow", "-timeout", "100ms")
+	r.want(t, exitNone, "")
+	if want := "weblink: HEAD " + slow.srv.URL + "/slow: no response within 100ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
+
+func TestAdviceInCommandTerms(t *testing.T) {
+	// Errors speak of the command's flags, not of the library's API.
+	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/broken":
+			w.Header().Set("Link", `<a>; rel=prev, <b; rel=next`)
+		case "/ftp":
+			w.Header().Set("Link", `<ftp://e.x/2>; rel=next`)
+		case "/loop":
+			w.Header().Set("Link", `</loop>; rel=next`)
+		case "/more":
+			w.Header().Set("Link", `</more?x>; rel=next`)
+		case "/cross":
+			w.Header().Set("Link", `<http://localhost:1/x>; rel=next`)
+		}
+	})
+	u := home.srv.URL
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-url", u + "/broken", "-all"}, "weblink: " + u + "/broken: its Link header is malformed and has no usable next link, so paging stops"},
+		{[]string{"-url", u + "/ftp", "-all"}, "weblink: " + u + "/ftp links to ftp://e.x/2, which is not an http or https URL; weblink follows only those\n"},
+		{[]string{"-url", u + "/loop", "-all"}, "weblink: " + u + "/loop links back to " + u + "/loop, already shown: the server's pagination loops\n"},
+		{[]string{"-url", u + "/more", "-all", "-max-pages", "1"}, "weblink: stopped after 1 page (-max-pages 1): " + u + "/more links to " + u + "/more?x; raise -max-pages to go on\n"},
+		{[]string{"-url", u + "/cross", "-all"}, "weblink: " + u + "/cross links to http://localhost:1/x, on another origin: weblink follows next links only within the origin of -url; run weblink -url http://localhost:1/x -all to go on there\n"},
+		{[]string{"-json", "<b>"}, "weblink: -json leaves out <b>: it has no relation type"},
+	} {
+		r := runCmd(t, "", c.args...)
+		if !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%q: stderr %q, want %q", c.args, r.stderr, c.msg)
+		}
+		for _, lib := range []string{"weblink.", "AllowCrossOrigin", "MaxPages", " in Rel", "Pages", "BeforeNext"} {
+			if strings.Contains(r.stderr, lib) {
+				t.Errorf("%q: stderr speaks of %q: %s", c.args, lib, r.stderr)
+			}
+		}
+	}
+}

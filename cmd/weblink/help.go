@@ -1,0 +1,137 @@
+package main
+
+import (
+	"flag"
+	"strings"
+)
+
+// The help that -h prints is the one source of the command's documentation:
+// doc.go, the package documentation, is generated from it (go generate; see
+// doc_test.go), and each flag's help is its usage string in the flag set.
+
+// helpIntro is the start of the help, up to the flags.
+const helpIntro = `Usage: weblink [flags] [link-value ...]
+
+weblink shows, checks and follows HTTP Link headers (RFC 8288).
+
+Each argument is one Link field value, or a pasted header line "Link: ..."
+(any letter case). Without arguments, weblink reads standard input (at most
+1 MiB) and recognises it by its first non-blank line:
+
+  HTTP/...     one or more response heads, as curl -sI or curl -i print
+               them: the last head counts (after redirects and 1xx), with
+               the links of the 103 Early Hints before it shown as such;
+               reading stops at its blank line, so the body is never read
+  Name: value  a header block, up to its first blank line
+  {            an application/linkset+json document (RFC 9264 §4.2)
+  otherwise    Link field values, one per line as -format prints them, or
+               an application/linkset document (RFC 9264 §4.1): a line
+               that starts with "<" starts a new value unless the line
+               before ends with a comma
+
+Header names match in any letter case, obsolete line folding is joined, and
+lines may end in CRLF or LF.
+`
+
+// flagDocs lists the flags in the order the help shows them. help is the
+// flag's usage string, with the name of its argument in back quotes (as
+// flag.UnquoteUsage reads it); example is a command line that uses it.
+var flagDocs = []struct{ name, help, example string }{
+	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response; targets resolve against the URL after redirects",
+		"weblink -url https://api.example.com/items"},
+	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line (not with NO_COLOR or TERM=dumb)`,
+		"weblink -url https://api.example.com/items -all -rel item"},
+	{"max-pages", "with -all: stop with an error after `N` pages",
+		"weblink -url https://api.example.com/items -all -max-pages 20"},
+	{"H", "with -url: add the request header `'Name: value'` (repeat it for several) to the requests to the origin of -url, never to another origin, also on redirects",
+		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
+	{"timeout", "with -url: give up on a request after `DURATION`, such as 10s or 2m",
+		"weblink -url https://slow.example/items -timeout 2m"},
+	{"base", "resolve targets and anchors against `URL` (default: the fetched URL)",
+		`curl -sI "$u" | weblink -base "$u"`},
+	{"rel", "print only the targets of the links with relation type `NAME`, one per line, ready for a shell",
+		`next=$(curl -sI "$u" | weblink -rel next -base "$u")`},
+	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); a link without anchor gets its base as anchor: -base, or the page of -url that sent it",
+		`weblink -json '<https://example.com/a>; rel="alternate"'`},
+	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); exit status 2 when there are errors",
+		"curl -sI https://example.com/ | weblink -check"},
+	{"format", "print each link as one link-value per line, as weblink would send it",
+		"weblink -format '<https://example.com/>; REL=Next'"},
+	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for",
+		"weblink -url https://example.com/post -discover -rel webmention"},
+	{"h", "print this help", "weblink -h"},
+}
+
+// helpOutro is the end of the help, after the flags.
+const helpOutro = `The default output is a table, one row per link: relation types (one that
+is neither registered nor a URI is marked "?"), target, title (with its
+language) and other attributes. Colour is used only when standard output is
+a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+terminal would act on is escaped in every mode; -rel percent-encodes it. The
+userinfo of -url and -base (user:password@) is never printed.
+
+With -all, the table, -rel and -format print each page as it arrives; -json
+writes its document and -check its summary at the end.
+
+Exit status: 0 success; 1 no links found, -rel matched nothing, input larger
+than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a usage
+error or problems found by -check. Errors go to standard error, prefixed
+"weblink: ".
+`
+
+// helpText returns what -h prints: the introduction, every flag of fs with
+// its help and example, and the output and exit status.
+func helpText(fs *flag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString(helpIntro)
+	b.WriteString("\nFlags, before or after the values (\"--\" ends them):\n\n")
+	for _, d := range flagDocs {
+		f := fs.Lookup(d.name)
+		arg, help := flag.UnquoteUsage(f)
+		if isBoolFlag(f) {
+			arg = ""
+		}
+		b.WriteString("  -" + f.Name)
+		if arg != "" {
+			b.WriteString(" " + arg)
+		}
+		b.WriteString("\n")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			help += " (default " + f.DefValue + ")"
+		}
+		wrap(&b, help, "      ", 78)
+		b.WriteString("      $ " + d.example + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(helpOutro)
+	return b.String()
+}
+
+// wrap writes text as lines of at most width bytes, each starting with
+// indent, breaking at spaces.
+func wrap(b *strings.Builder, text, indent string, width int) {
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+}
+
+// example is printed with the usage error for no input at all.
+const example = `Usage: weblink [flags] [link-value ...]
+
+weblink needs Link field values as arguments, on standard input, or -url.
+For example:
+
+  weblink '<https://api.example.com/items?page=2>; rel="next"'
+  curl -sI https://api.github.com/repos/golang/go/issues | weblink
+
+Run weblink -h for every flag.
+`

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// origin is the scheme, host and port of a URL (RFC 6454 §4), the port
+// filled in from the scheme when the URL has none.
+type origin struct {
+	scheme, host, port string
+}
+
+// originOf returns the origin of u.
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
+// sameOrigin reports whether a request to o may carry what the user gave
+// for the origin home: o is home, or home's https upgrade (the same host,
+// http on port 80 to https on port 443), as a server that redirects to
+// https expects.
+func sameOrigin(o, home origin) bool {
+	if o == home {
+		return true
+	}
+	return home.scheme == "http" && home.port == "80" &&
+		o == origin{scheme: "https", host: home.host, port: "443"}
+}
+
+// credentials is an http.RoundTripper that adds the request headers of -H
+// and the userinfo of -url (as Basic credentials, RFC 7617) to the requests
+// to the origin of -url, and to no other: not to a page of another origin,
+// nor to a redirect that leaves the origin.
+type credentials struct {
+	base    http.RoundTripper
+	home    origin
+	user    *url.Userinfo // from -url; nil when it had none
+	headers http.Header   // from -H
+}
+
+// RoundTrip sends req, with the user's headers when it goes to their
+// origin. It does not modify req.
+func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
+	if (c.user == nil && len(c.headers) == 0) || !sameOrigin(originOf(req.URL), c.home) {
+		return c.base.RoundTrip(req)
+	}
+	r := req.Clone(req.Context())
+	for name, values := range c.headers {
+		if strings.EqualFold(name, "Host") {
+			r.Host = values[len(values)-1]
+			continue
+		}
+		r.Header[name] = values
+	}
+	if c.user != nil && r.Header.Get("Authorization") == "" {
+		pass, _ := c.user.Password()
+		r.SetBasicAuth(c.user.Username(), pass)
+	}
+	return c.base.RoundTrip(r)
+}
+
+// withoutUserinfo returns the URL s, which may not parse, without the
+// userinfo of its authority ("user:password@"), for a message. Without
+// "//", the text before the first "/", "?" or "#" is taken for the
+// authority, as a user who left out the scheme meant it.
+func withoutUserinfo(s string) string {
+	start := 0
+	if i := strings.Index(s, "//"); i >= 0 {
+		start = i + 2
+	}
+	authority := s[start:]
+	if j := strings.IndexAny(authority, "/?#"); j >= 0 {
+		authority = authority[:j]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return s
+	}
+	return s[:start] + s[start+at+1:]
+}

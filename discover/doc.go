@@ -1,0 +1,123 @@
+// Package discover finds the links of a resource in every serialisation
+// that RFC 8288 Appendix A counts as one: the Link header field, HTML
+// <link> (and <a>, <area>) elements, the links of Atom and RSS feeds, and
+// RFC 9264 linksets. It is a subpackage because it imports
+// golang.org/x/net/html, which programs that read only headers with package
+// weblink do not need.
+//
+//	links, err := discover.Links(ctx, nil, req, discover.Hyperlinks())
+//	if endpoint, ok := links.Rel("webmention"); ok {
+//		// endpoint.Target is absolute
+//	}
+//
+// The protocols built on Web Linking look for links in a fixed order:
+// W3C Webmention §3.1.2 takes the Link header first, then the first <link>
+// or <a> element in document order; W3C WebSub §4 the header, then HTML
+// <link>, then the feed's atom:link; FAIR Signposting the header, HTML
+// <link> and the linksets found through rel="linkset". Links returns the
+// links in that order, so the first link with a relation type is the one
+// these protocols mean. [Links] fetches; [HTML] and [Feed] read documents
+// you already have.
+//
+// # Rules
+//
+// HTML (HTML Living Standard §4.2.3, §4.6, §13.2):
+//
+//  1. A <link> element, and with [Hyperlinks] an <a> or <area> element, is a
+//     link when it has an href attribute and a rel attribute with at least
+//     one token; others (no href, no rel, rel="") are skipped. Links are in
+//     document order, one Link per element, whatever the nesting depth.
+//  2. href is the Target, stripped of leading and trailing ASCII
+//     whitespace and of TAB, LF and CR inside (the URL Standard's parser
+//     does the same), resolved with RFC 3986 §5.2 against the document's
+//     base URL: the first <base> element with an href, that href resolved
+//     against the base passed in (the document's URL), and applying to
+//     every link of the document, also those before it. A <base href> that
+//     does not parse, or is a data: or javascript: URL, is ignored. An empty
+//     href refers to the document, or to the <base> URL.
+//  3. rel and rev are split on ASCII whitespace and ASCII lower-cased, in
+//     order. hreflang (as a one-element Hreflang), media, title and type go
+//     to their fields. Every other attribute goes to Params, lower-case, in
+//     attribute order, except HTML's global attributes (accesskey, class,
+//     dir, hidden, id, itemprop and the other microdata attributes, lang,
+//     nonce, role, slot, style, tabindex, translate, data-*, aria-*, on*,
+//     xml:*, xmlns...), which are about rendering and scripting. A repeated
+//     attribute is dropped, as HTML tokenization drops it: the first counts.
+//     Anchor stays "": the context of an HTML link is the document.
+//  4. What is not an element in HTML is not a link: markup inside comments,
+//     escaped text (&lt;link&gt;), the raw text of <script>, <style>,
+//     <textarea>, <title>, <xmp>, <iframe>, <noembed>, <noframes> and
+//     <noscript> (read as a browser with scripting enabled reads it), and
+//     the content of <template>, which is not part of the document. In
+//     application/xhtml+xml, CDATA sections are text too. HTML is read
+//     with its tokenizer, without building the tree: inside <svg> and
+//     <math> an <a> counts as one, and <style> and <title> hold text, as
+//     they would outside (an SVG <a> is a link in browsers too).
+//  5. Attribute values are read as UTF-8, character references decoded;
+//     an invalid byte becomes U+FFFD, so every string returned is valid
+//     UTF-8.
+//
+// Feeds (RFC 4287, RSS 2.0):
+//
+//  6. The links of an Atom feed are the link children of the root feed
+//     element; no rel means rel="alternate" (RFC 4287 §4.2.7.2), and the IRI
+//     form http://www.iana.org/assignments/relation/NAME means NAME. The
+//     links of an RSS 2.0 channel are its link element (rel="alternate") and
+//     its atom:link children. The links of entries and items are theirs,
+//     not the feed's, and are skipped.
+//  7. Targets are resolved against the xml:base in scope (XML Base), itself
+//     resolved against the base passed in.
+//
+// Fetching ([Links]):
+//
+//  8. Header links come first, resolved against the final URL (after
+//     redirects, RFC 8288 §3.1), then the body's links, also resolved
+//     against the final URL: a base URI in the body applies only as rules
+//     2 and 7 say. The user information of the URL is not part of the base:
+//     a password in the request URL is not copied into every target.
+//  9. The Content-Type chooses the parser: text/html and
+//     application/xhtml+xml are HTML; application/atom+xml and
+//     application/rss+xml are feeds, and so are text/xml and
+//     application/xml when their root element is feed or rss (WebSub's test
+//     suite serves feeds as text/xml); application/linkset,
+//     application/linkset+json and application/json are linksets. Any other
+//     body is not read.
+//  10. text/plain is not sniffed: a server that labels HTML text/plain is
+//     telling browsers to show it as text, and they do (the MIME Sniffing
+//     standard never turns text/plain into text/html), so its markup is not
+//     a link. Only a response without a Content-Type is sniffed
+//     (http.DetectContentType), unless it says X-Content-Type-Options:
+//     nosniff.
+//  11. HTML is decoded from the charset of the byte order mark, the
+//     Content-Type, or a <meta> in the first 1024 bytes; without one, UTF-8
+//     when those bytes are valid UTF-8, else windows-1252 (HTML Living
+//     Standard §13.2.3). A feed is decoded from the charset of its XML
+//     declaration.
+//  12. A response whose status is not 2xx gives its header links and a
+//     [*weblink.StatusError]; its body, an error page, is not read for links.
+//  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
+//     body gives the links found in that much and an error wrapping
+//     [ErrTruncated], and the rest is not downloaded.
+//  14. With [FollowLinksets], each rel="linkset" target found in the header
+//     or body that has the origin of the final URL is fetched once, with
+//     Accept: application/linkset+json, application/linkset;q=0.9, and its
+//     links are appended with targets and anchors resolved against the
+//     linkset's URL (RFC 9264 §4). Links found in linksets are not
+//     followed, so nothing loops. A linkset on another origin is not
+//     fetched: anyone can point to a URL, and the links of a third party's
+//     linkset are not the resource's.
+//
+// Errors are reported, not hidden, and never stop the reading: the links
+// found are returned together with an error that joins every problem (at
+// most 16 in detail per document), so a caller may use the links and log
+// the error.
+//
+// # Hostile input
+//
+// Documents are read in one pass with the x/net/html tokenizer and
+// encoding/xml: time is linear in the input, memory proportional to the
+// links found and the longest tag, and no input makes the package panic
+// (fuzzed by FuzzHTML and FuzzFeed). MaxBytes bounds what a server can make
+// Links read. The HTML tokenizer is not the x/net/html tree builder
+// (html.Parse), whose known quadratic cases do not apply.
+package discover

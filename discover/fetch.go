@@ -1,0 +1,403 @@
+package discover
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/transform"
+
+	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/linksource"
+)
+
+// defaultMaxBytes is how much of a body Links reads without MaxBytes.
+const defaultMaxBytes = 4 << 20
+
+// linksetAccept is the Accept field of the requests FollowLinksets sends
+// (RFC 9264 §7.2 and §8).
+const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q=0.9"
+
+// ErrTruncated is wrapped by the error of Links and HTML when a body was
+// longer than MaxBytes: the links found in the part read are returned, and
+// those after it are missing. Test for it with errors.Is.
+var ErrTruncated = errors.New("discover: body cut at MaxBytes")
+
+// Option configures HTML and Links. Create one with [Hyperlinks],
+// [MaxBytes] or [FollowLinksets].
+type Option func(*config)
+
+type config struct {
+	hyperlinks     bool
+	followLinksets bool
+	maxBytes       int64 // ≤ 0: not set
+}
+
+// configure applies opts.
+func configure(opts []Option) config {
+	var cfg config
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	return cfg
+}
+
+// Hyperlinks makes HTML and Links read <a> and <area> elements too, not
+// only <link> elements: Webmention (W3C Webmention §3.1.2) accepts an
+// endpoint in <a rel="webmention">, and rel="me", "license" or "nofollow"
+// are mostly written on <a>.
+func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
+
+// MaxBytes sets how many bytes of a body [Links] reads, of each document
+// (the resource and each linkset [FollowLinksets] fetches); the default is
+// 4 MiB. A longer body is not read further: its links found so far are
+// returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
+// reader unless MaxBytes is given. n ≤ 0 leaves the default.
+func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
+
+// FollowLinksets makes Links fetch the targets of the rel="linkset" links
+// it found (RFC 9264 §6) that share the origin of the resource's final URL,
+// each once, and append their links, with targets and anchors resolved
+// against the linkset's URL. Links in a linkset are not followed further.
+// The requests carry Accept: application/linkset+json,
+// application/linkset;q=0.9 and the User-Agent of the first request, and
+// no other field of it. FollowLinksets has no effect on [HTML].
+func FollowLinksets() Option { return func(c *config) { c.followLinksets = true } }
+
+// Links GETs req with client (following redirects; nil means
+// http.DefaultClient) and returns the links of the resource: first the
+// links of every Link header field (RFC 8288 §3), resolved against the
+// final URL, then those of the body in document order, as the package
+// documentation's rules say. This is the precedence W3C Webmention §3.1.2
+// and W3C WebSub §4 require, so
+//
+//	endpoint, ok := links.Rel("webmention")
+//
+// is the Webmention endpoint.
+//
+// The Content-Type decides how the body is read: HTML for text/html and
+// application/xhtml+xml (in the charset of the Content-Type, the byte
+// order mark or the <meta> prescan), Feed for application/atom+xml,
+// application/rss+xml, and text/xml or application/xml whose root element
+// is feed or rss, the linkset parsers for application/linkset and
+// application/linkset+json; any other body is not read. text/plain is not
+// sniffed as HTML; a response without Content-Type is sniffed (the MIME
+// Sniffing standard, http.DetectContentType) unless it says
+// X-Content-Type-Options: nosniff.
+//
+// A response whose status is not 2xx gives its header links with a
+// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])); its body is not
+// read. At most [MaxBytes] of a body are read (4 MiB by default). With
+// [FollowLinksets], the linksets the resource points to are fetched and
+// their links appended.
+//
+// The error is nil when nothing went wrong. Otherwise it joins everything
+// that did: a header that did not parse (the well-formed links are kept), a
+// reference that could not be resolved (kept as written), a body cut at
+// MaxBytes ([ErrTruncated]), a linkset that could not be fetched or read.
+// The links found are returned with it, except when the request failed.
+//
+// req must be a GET (or HEAD, whose response has no body to read) with a
+// URL. The request sent is a clone of req with ctx; it is cancelled when
+// ctx or req.Context() is done.
+func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...Option) (weblink.Links, error) {
+	cfg := configure(opts)
+	if cfg.maxBytes <= 0 {
+		cfg.maxBytes = defaultMaxBytes
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	switch {
+	case ctx == nil:
+		return nil, errors.New("discover: Links needs a non-nil context; use context.Background() if there is none")
+	case req == nil || req.URL == nil:
+		return nil, errors.New("discover: Links needs a request with a URL; create it with http.NewRequestWithContext")
+	case req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead:
+		return nil, fmt.Errorf("discover: %s %s not sent: Links sends GET or HEAD requests", req.Method, showURL(req.URL))
+	}
+	ctx, stop := mergeContexts(ctx, req.Context())
+	defer stop()
+	f := fetcher{cfg: cfg, client: client, sources: linksource.From(ctx)}
+	if f.sources != nil {
+		*f.sources = (*f.sources)[:0]
+	}
+	return f.fetch(ctx, req)
+}
+
+// mergeContexts returns a context that is done when ctx or other is, and
+// a function that releases it.
+func mergeContexts(ctx, other context.Context) (context.Context, func()) {
+	if other.Done() == nil {
+		return ctx, func() {}
+	}
+	merged, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(other, func() { cancel(context.Cause(other)) })
+	return merged, func() { stop(); cancel(nil) }
+}
+
+// fetcher holds the state of one call of Links.
+type fetcher struct {
+	cfg     config
+	client  *http.Client
+	sources *[]string // the command's record of where each link came from
+	links   weblink.Links
+	probs   problems
+}
+
+// fetch GETs req and returns the links of its response.
+func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, error) {
+	resp, err := f.client.Do(req.Clone(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("discover: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.Request == nil || resp.Request.URL == nil {
+		resp.Request = req // a RoundTripper other than net/http's may leave it nil
+	}
+	final := resp.Request.URL
+	header, err := weblink.ParseHeader(resp.Header)
+	resolveLinks(header, baseOf(final), &f.probs)
+	f.add(header, "header")
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if !is2xx(resp.StatusCode) {
+		st := &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
+		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
+	}
+	f.body(resp, false)
+	if f.cfg.followLinksets {
+		f.followLinksets(ctx, req.Header.Get("User-Agent"), final)
+	}
+	return f.links, errors.Join(append(errs, f.probs.err())...)
+}
+
+// add appends links, found in source.
+func (f *fetcher) add(links weblink.Links, source string) {
+	f.links = append(f.links, links...)
+	if f.sources != nil {
+		for range links {
+			*f.sources = append(*f.sources, source)
+		}
+	}
+}
+
+// baseOf returns the base URI of a response with the URL u: u without its
+// user information, so that a password given in the request URL is not
+// copied into every resolved target, and without its fragment.
+func baseOf(u *url.URL) *url.URL {
+	v := *u
+	v.User = nil
+	v.Fragment, v.RawFragment = "", ""
+	return &v
+}
+
+// is2xx reports whether code is a success status code (RFC 9110 §15.3).
+func is2xx(code int) bool { return code >= 200 && code <= 299 }
+
+// body reads the links of a 2xx response's body, at most MaxBytes of it,
+// by its media type. When linksetOnly is set (a linkset FollowLinksets
+// fetched), a body that is not a linkset is an error.
+func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
+	base := baseOf(resp.Request.URL)
+	cr := &capReader{r: resp.Body, n: f.cfg.maxBytes}
+	br := bufio.NewReaderSize(cr, 1024)
+	contentType := resp.Header.Get("Content-Type")
+	mediaType := mediaTypeOf(contentType)
+	if contentType == "" && !strings.EqualFold(resp.Header.Get("X-Content-Type-Options"), "nosniff") {
+		peek, _ := br.Peek(512)
+		mediaType = mediaTypeOf(http.DetectContentType(peek))
+	}
+	if linksetOnly && !isLinksetType(mediaType) {
+		f.probs.add(fmt.Errorf("discover: linkset %s served as %s, not %s or %s; not read",
+			showURL(base), quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
+		return
+	}
+	switch mediaType {
+	case "text/html", "application/xhtml+xml":
+		s := htmlScanner{hyperlinks: f.cfg.hyperlinks, xhtml: mediaType == "application/xhtml+xml", sources: f.sources}
+		links, err := s.scan(decodeHTML(br, contentType), base)
+		f.links = append(f.links, links...)
+		f.probs.add(err)
+	case "application/atom+xml", "application/rss+xml", "text/xml", "application/xml":
+		s := feedScanner{sources: f.sources}
+		links, root, err := s.scan(br, base)
+		f.links = append(f.links, links...)
+		if err == nil && root != "feed" && root != "rss" && strings.HasPrefix(mediaType, "application/") && mediaType != "application/xml" {
+			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", showURL(base), mediaType, quote("<"+root+">"))
+		}
+		f.probs.add(err)
+	default:
+		if isLinksetType(mediaType) {
+			f.linkset(br, mediaType, base)
+		}
+	}
+	if cr.cut {
+		f.probs.add(truncated(f.cfg.maxBytes, showURL(base)))
+	}
+}
+
+// isLinksetType reports whether a linkset parser reads mediaType;
+// application/json is read as application/linkset+json, for servers that
+// do not know the linkset types.
+func isLinksetType(mediaType string) bool {
+	return mediaType == weblink.LinksetType || mediaType == weblink.LinksetJSONType || mediaType == "application/json"
+}
+
+// linkset reads a linkset document (RFC 9264 §4.1 or §4.2) and appends its
+// links, resolved against base.
+func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
+	doc, err := io.ReadAll(r)
+	if err != nil {
+		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
+	}
+	var links weblink.Links
+	if mediaType == weblink.LinksetType {
+		links, err = weblink.ParseLinkset(doc)
+	} else {
+		err = links.UnmarshalJSON(doc)
+	}
+	if err != nil {
+		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(base), err))
+	}
+	resolveLinks(links, base, &f.probs)
+	f.add(links, "linkset")
+}
+
+// followLinksets fetches the rel="linkset" targets among the links found
+// so far that share final's origin, each once, and appends their links.
+func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
+	origin := originOf(final)
+	seen := map[string]bool{withoutFragment(final): true}
+	n := len(f.links) // one level: links appended below are not followed
+	for i := 0; i < n; i++ {
+		if !f.links[i].HasRel("linkset") {
+			continue
+		}
+		u, err := url.Parse(f.links[i].Target)
+		if err != nil || !u.IsAbs() || originOf(u) != origin || seen[withoutFragment(u)] {
+			continue
+		}
+		seen[withoutFragment(u)] = true
+		f.fetchLinkset(ctx, userAgent, u)
+	}
+}
+
+// fetchLinkset GETs the linkset at u and appends its links.
+func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(u), err))
+		return
+	}
+	req.Header.Set("Accept", linksetAccept)
+	if userAgent != "" {
+		req.Header.Set("User-Agent", userAgent)
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		f.probs.add(fmt.Errorf("discover: linkset: %w", err))
+		return
+	}
+	defer resp.Body.Close()
+	if resp.Request == nil || resp.Request.URL == nil {
+		resp.Request = req
+	}
+	if !is2xx(resp.StatusCode) {
+		f.probs.add(&weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(resp.Request.URL)})
+		return
+	}
+	f.body(resp, true)
+}
+
+// decodeHTML returns r decoded to UTF-8 from the charset that the HTML
+// Living Standard's encoding sniffing algorithm (§13.2.3.2) finds: a byte
+// order mark, the charset parameter of contentType, a <meta> charset in
+// the first 1024 bytes, UTF-8 when those bytes are valid UTF-8, else
+// windows-1252.
+func decodeHTML(r *bufio.Reader, contentType string) io.Reader {
+	peek, _ := r.Peek(1024)
+	enc, name, _ := charset.DetermineEncoding(peek, contentType)
+	if name == "utf-8" {
+		return r
+	}
+	return transform.NewReader(r, enc.NewDecoder())
+}
+
+// mediaTypeOf returns the lower-case media type of a Content-Type value,
+// "" when there is none.
+func mediaTypeOf(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil && mt == "" {
+		return ""
+	}
+	return mt
+}
+
+// capReader reads at most n bytes of r and then reports io.EOF; cut is set
+// when r had more.
+type capReader struct {
+	r   io.Reader
+	n   int64
+	cut bool
+}
+
+// Read implements io.Reader.
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n <= 0 {
+		if c.n == 0 && !c.cut {
+			var one [1]byte
+			n, _ := io.ReadFull(c.r, one[:])
+			c.cut, c.n = n > 0, -1 // probe once
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.n {
+		p = p[:c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n -= int64(n)
+	return n, err
+}
+
+// truncated is the error for a document cut at n bytes.
+func truncated(n int64, what string) error {
+	return fmt.Errorf("%w: read the first %d bytes of %s, which is longer; links after them are missing", ErrTruncated, n, what)
+}
+
+// origin is a URL's scheme, host and port (RFC 6454 §4), the port made
+// explicit for http and https.
+type origin struct{ scheme, host, port string }
+
+// originOf returns the origin of u.
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
+// withoutFragment is u as a string without its fragment.
+func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }
+
+// redacted is u as a string without its password and fragment, for a
+// *weblink.StatusError.
+func redacted(u *url.URL) string { return withoutFragmentURL(u).Redacted() }
+
+// showURL is u for an error message: redacted, quoted and shortened.
+func showURL(u *url.URL) string { return quote(redacted(u)) }

@@ -1,0 +1,275 @@
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/weblinking/weblink"
+)
+
+// maxErrors is how many problems one document reports in detail; the
+// error then says how many more there were, so that hostile input with a
+// million bad references gives a short error.
+const maxErrors = 16
+
+// problems collects the errors of one document.
+type problems struct {
+	errs []error
+	more int
+}
+
+// add records err, or counts it once maxErrors are recorded; a nil err
+// is no problem.
+func (p *problems) add(err error) {
+	if err == nil {
+		return
+	}
+	if len(p.errs) < maxErrors {
+		p.errs = append(p.errs, err)
+		return
+	}
+	p.more++
+}
+
+// err returns every recorded problem joined, nil when there is none.
+func (p *problems) err() error {
+	if p.more > 0 {
+		return errors.Join(append(p.errs, fmt.Errorf("discover: and %d more problems", p.more))...)
+	}
+	return errors.Join(p.errs...)
+}
+
+// resolve returns ref resolved against base (RFC 3986 §5.2). A reference
+// that net/url cannot parse is returned as written and reported as a
+// *weblink.ResolveError, as weblink.ParseResponse does; with a nil base,
+// ref is returned as written.
+func resolve(base *url.URL, ref string, p *problems) string {
+	if base == nil {
+		return ref
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		p.add(&weblink.ResolveError{Ref: ref, Err: err})
+		return ref
+	}
+	return withoutFragmentURL(base).ResolveReference(u).String()
+}
+
+// appendLink appends l to links, doubling the capacity when it is full: a
+// Link is 192 bytes, and append's growth by a quarter for large slices
+// would allocate five times the final size for a document of many links,
+// where doubling allocates twice.
+func appendLink(links weblink.Links, l weblink.Link) weblink.Links {
+	if len(links) == cap(links) {
+		links = slices.Grow(links, max(len(links), 4))
+	}
+	return append(links, l)
+}
+
+// resolveLinks resolves the targets and anchors of links in place against
+// base (RFC 8288 §3.1 and §3.2: the target against the base, never against
+// the anchor); an empty Anchor stays empty.
+func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
+	r := newResolver(base)
+	for i := range links {
+		l := &links[i]
+		l.Target = r.resolve(l.Target, p)
+		if l.Anchor != "" {
+			l.Anchor = r.resolve(l.Anchor, p)
+		}
+	}
+}
+
+// resolveURL is resolve for a base URI that is itself resolved: the
+// <base href> of an HTML document and the xml:base of a feed. It returns
+// base when ref cannot be parsed.
+func resolveURL(base *url.URL, ref string, p *problems) *url.URL {
+	u, err := url.Parse(ref)
+	if err != nil {
+		p.add(&weblink.ResolveError{Ref: ref, Err: err})
+		return base
+	}
+	if base == nil {
+		return u
+	}
+	return withoutFragmentURL(base).ResolveReference(u)
+}
+
+// withoutFragmentURL returns u without its fragment. RFC 3986 §5.2.2 takes
+// no fragment from the base (an empty reference is the base without its
+// fragment), but net/url's ResolveReference keeps the base's fragment for
+// an empty reference.
+func withoutFragmentURL(u *url.URL) *url.URL {
+	if u.Fragment == "" && u.RawFragment == "" {
+		return u
+	}
+	v := *u
+	v.Fragment, v.RawFragment = "", ""
+	return &v
+}
+
+// isSpace reports whether c is ASCII whitespace as the HTML standard
+// defines it (TAB, LF, FF, CR, SPACE); XML's whitespace is the same without
+// FF, which never occurs in well-formed XML.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// trimSpace removes leading and trailing ASCII whitespace by reslicing.
+func trimSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// cleanURL prepares an href for net/url the way the URL Standard's parser
+// starts: leading and trailing ASCII whitespace removed, and every TAB, LF
+// and CR inside removed (a URL wrapped over two lines in the source).
+func cleanURL(s string) string {
+	s = trimSpace(s)
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// quote quotes s for an error message, shortened so that an error about
+// hostile input stays small.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// joinErr is errors.Join of two errors that keeps a lone error unwrapped.
+func joinErr(a, b error) error {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	return errors.Join(a, b)
+}
+
+// resolver resolves many references against one base, as resolve does,
+// with a short cut for the two forms most links of a page take: an
+// absolute http or https URL and a path from the root ("/static/app.css").
+// When such a reference holds only bytes that net/url keeps as they are and
+// no "." or ".." segment, resolving it changes nothing but the prefix, so
+// the result is built without parsing (FuzzResolver checks that it is what
+// resolve returns).
+type resolver struct {
+	base   *url.URL
+	prefix string // the base's scheme://authority; "" when the short cut does not apply
+}
+
+// newResolver returns a resolver for base, which may be nil.
+func newResolver(base *url.URL) resolver {
+	r := resolver{base: base}
+	if base != nil && base.Scheme != "" && base.Opaque == "" && base.Host != "" {
+		r.prefix = (&url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}).String()
+	}
+	return r
+}
+
+// resolve returns ref resolved against r's base, like resolve.
+func (r *resolver) resolve(ref string, p *problems) string {
+	if r.base == nil {
+		return ref
+	}
+	if (strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")) && plainAbsolute(ref) {
+		return ref
+	}
+	if r.prefix != "" && len(ref) > 1 && ref[0] == '/' && ref[1] != '/' && plainRest(ref) {
+		return r.prefix + ref
+	}
+	return resolve(r.base, ref, p)
+}
+
+// plainAbsolute reports whether the http or https URL ref has a host of
+// letters, digits, dots and hyphens, an optional numeric port, and a plain
+// rest (plainRest).
+func plainAbsolute(ref string) bool {
+	i := strings.Index(ref, "//") + 2
+	host := i
+	for i < len(ref) && (isAlnum(ref[i]) || ref[i] == '.' || ref[i] == '-') {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(ref) && ref[i] == ':' {
+		i++
+		port := i
+		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
+			i++
+		}
+		if i == port {
+			return false
+		}
+	}
+	return i == len(ref) || ref[i] == '/' && plainRest(ref[i:]) || ref[i] == '?' && plainRest(ref[i:])
+}
+
+// plainRest reports whether s, the path, query and fragment of a URL,
+// holds only unreserved characters, sub-delims, ":", "@", "/", "?" (after
+// the path) and well-formed percent-encodings, at most one "#" and not at
+// the end, and no path segment "." or "..".
+func plainRest(s string) bool {
+	inPath, fragment := true, false
+	segment := 0 // start of the current path segment
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isAlnum(c) || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
+		case c == '%':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
+			continue
+		case c == '?':
+		case c == '#' && !fragment && i+1 < len(s): // net/url drops an empty fragment
+			fragment = true
+		default:
+			return false
+		}
+		if inPath && (c == '/' || c == '?' || c == '#') {
+			if seg := s[segment:i]; seg == "." || seg == ".." {
+				return false
+			}
+			segment = i + 1
+			inPath = c == '/'
+		}
+	}
+	if seg := s[segment:]; inPath && (seg == "." || seg == "..") {
+		return false
+	}
+	return true
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isHex reports whether c is a hexadecimal digit.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}

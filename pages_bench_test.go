@@ -1,0 +1,81 @@
+package weblink_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/benchdata"
+)
+
+// BenchmarkPagesNextURL finds the next page of a response carrying the
+// 4-link header GitHub sends.
+func BenchmarkPagesNextURL(b *testing.B) {
+	req, err := http.NewRequest(http.MethodGet, "https://api.github.com/repositories/1300192/issues?page=3", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp := &http.Response{Request: req, Header: http.Header{"Link": {benchdata.GitHub4}}}
+	b.SetBytes(int64(len(benchdata.GitHub4)))
+	b.ReportAllocs()
+	for range b.N {
+		u, ok := weblink.NextURL(resp)
+		if !ok || u.String() != benchdata.GitHub4Next {
+			b.Fatalf("NextURL = %v, %v", u, ok)
+		}
+	}
+}
+
+// memPages is an http.RoundTripper that answers GET /items?page=P, P from 1
+// to n, from memory: a small JSON body and a GitHub-like Link header whose
+// next link leads to page P+1. It measures what Pages itself costs per page,
+// without a network.
+type memPages struct{ n int }
+
+func (rt memPages) RoundTrip(req *http.Request) (*http.Response, error) {
+	p, _ := strconv.Atoi(req.URL.Query().Get("page"))
+	h := http.Header{"Content-Type": {"application/json"}}
+	base := "https://" + req.URL.Host + "/items?page="
+	links := `<` + base + `1>; rel="first", <` + base + strconv.Itoa(rt.n) + `>; rel="last"`
+	if p < rt.n {
+		links += `, <` + base + strconv.Itoa(p+1) + `>; rel="next"`
+	}
+	h.Set("Link", links)
+	return &http.Response{
+		StatusCode: http.StatusOK,
+		Status:     "200 OK",
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  h,
+		Body:    io.NopCloser(bytes.NewReader([]byte(`[1,2,3]`))),
+		Request: req,
+	}, nil
+}
+
+// BenchmarkPagesInMemory ranges over 10 pages served from memory, leaving
+// each body for Pages to drain.
+func BenchmarkPagesInMemory(b *testing.B) {
+	const pages = 10
+	client := &http.Client{Transport: memPages{pages}}
+	req, err := http.NewRequest(http.MethodGet, "https://api.example/items?page=1", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		n := 0
+		for _, err := range weblink.Pages(ctx, client, req) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != pages {
+			b.Fatalf("%d pages, want %d", n, pages)
+		}
+	}
+}

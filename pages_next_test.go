@@ -1,0 +1,229 @@
+package weblink
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// oldNextLink is how nextLink found the next link before findNext, kept as
+// the oracle of the differential tests: parse every field line into Links
+// (ParseHeader), resolve every target and anchor with net/url, then take the
+// first link with relation type "next" whose anchor is the page.
+func oldNextLink(resp *http.Response) (*url.URL, error) {
+	if resp == nil {
+		return nil, nil
+	}
+	links, perr := ParseHeader(resp.Header)
+	where := "the response"
+	if resp.Request != nil && resp.Request.URL != nil {
+		where = showURL(resp.Request.URL)
+		var errs []error
+		for i := range links {
+			l := &links[i]
+			var err error
+			if l.Target, err = oldResolveRef(resp.Request.URL, l.Target); err != nil {
+				errs = append(errs, err)
+			}
+			if l.Anchor != "" {
+				if l.Anchor, err = oldResolveRef(resp.Request.URL, l.Anchor); err != nil {
+					errs = append(errs, err)
+				}
+			}
+		}
+		perr = errors.Join(perr, errors.Join(errs...))
+	}
+	var l Link
+	ok := false
+	for _, c := range links {
+		if c.HasRel(RelNext) && (c.Anchor == "" || resp.Request == nil || resp.Request.URL == nil || oldVisitKeyOf(c.Anchor) == visitKey(resp.Request.URL)) {
+			l, ok = c, true
+			break
+		}
+	}
+	if !ok {
+		if perr != nil {
+			return nil, fmt.Errorf("%w in %s; it may be the last page, or the next link may be the broken part: %w", ErrNextLink, where, perr)
+		}
+		return nil, nil
+	}
+	u, err := url.Parse(l.Target)
+	if err != nil {
+		return nil, fmt.Errorf("%w in %s: the next link target is not a URI reference: %w", ErrNextLink, where, err)
+	}
+	return u, nil
+}
+
+// oldResolveRef is resolveRef without its plainAbsolute short cut: always
+// net/url.
+func oldResolveRef(base *url.URL, ref string) (string, error) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref, &ResolveError{Ref: ref, Err: err}
+	}
+	return base.ResolveReference(u).String(), nil
+}
+
+// oldVisitKeyOf is visitKeyOf as nextOf called it.
+func oldVisitKeyOf(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return visitKey(u)
+}
+
+// nextBases are the request URLs of the differential tests: none, an
+// ordinary one, and ones where resolution or the anchor comparison has
+// corner cases (dot segments, an empty query, a fragment, upper case, a
+// default port, an opaque URL).
+var nextBases = []string{
+	"",
+	"https://api.example/v2/items?page=1",
+	"https://API.example:443/v2/./items?page=1#top",
+	"http://h/p?",
+	"http://h",
+	"https://u:pw@h/a/b/c",
+	"mailto:a@b",
+}
+
+// nextHeaders are field lines for the differential tests beside the
+// conformance and parse test inputs: next links with anchors and targets
+// that net/url resolves, rejects or changes.
+var nextHeaders = [][]string{
+	{`<?page=7>; rel="next"; anchor="/other", <?page=2>; rel="next"`},
+	{`<?page=2>; rel="next"; anchor="#results"`},
+	{`<?page=2>; rel="next"; anchor="https://api.example/v2/items?page=1#x"`},
+	{`<?page=2>; rel="next"; anchor="HTTPS://api.example:443/v2/items?page=1"`},
+	{`<?page=2>; rel="next"; anchor="?page=1"`},
+	{`<?page=2>; rel="next"; anchor="http://[::1"`, `<?page=3>; rel=next`},
+	{`<http://[::1>; rel="next"`},
+	{`<http://[::1>; rel="last"`},
+	{`<a>; rel=last; anchor=":x"`},
+	{`<?page=2>; rel="next"; title="cut`},
+	{`<a>; rel=last; title*=bad`, `<b>; rel=prev; x*=UTF-8''%zz`},
+	{`x, y`, ``, `<z>; rel=next`},
+	{`<https://h/a/../b>; rel=next`},
+	{`<https://h//x>; rel=next`},
+	{`<https://h/x#>; rel=next`},
+	{`<https://h:/x>; rel=next`},
+	{`<HTTPS://h/x>; REL=NEXT`},
+	{strings.Repeat(`x,`, 40) + `<a>; rel=last`, strings.Repeat(`<:>,`, 20)},
+}
+
+// checkSameNext fails t when findNext and oldNextLink disagree on resp: the
+// URL, whether there is an error, whether it wraps ErrNextLink, and its
+// text when the old path listed every problem.
+func checkSameNext(t *testing.T, resp *http.Response) {
+	t.Helper()
+	want, wantErr := oldNextLink(resp)
+	got, err := findNext(resp, true)
+	if (got == nil) != (want == nil) || got != nil && got.String() != want.String() {
+		t.Fatalf("%q against %v: findNext = %v, old path = %v", resp.Header["Link"], pageURL(resp.Request), got, want)
+	}
+	if (err == nil) != (wantErr == nil) || errors.Is(err, ErrNextLink) != errors.Is(wantErr, ErrNextLink) {
+		t.Fatalf("%q against %v: findNext error %v, old path %v", resp.Header["Link"], pageURL(resp.Request), err, wantErr)
+	}
+	if err != nil && allListed(wantErr) && err.Error() != wantErr.Error() {
+		t.Fatalf("%q against %v: findNext error\n%v\nold path\n%v", resp.Header["Link"], pageURL(resp.Request), err, wantErr)
+	}
+	if u, ok := NextURL(resp); ok != (want != nil) || ok && u.String() != want.String() {
+		t.Fatalf("%q against %v: NextURL = %v, %v; old path %v", resp.Header["Link"], pageURL(resp.Request), u, ok, want)
+	}
+	if resp.Request != nil {
+		links, _ := ParseResponse(resp)
+		l, ok := nextOf(links, resp.Request)
+		if ok != (want != nil || wantErr != nil && strings.Contains(wantErr.Error(), "not a URI reference")) || ok && want != nil && l.Target != want.String() && want.String() != mustParse(l.Target) {
+			t.Fatalf("%q against %v: nextOf of ParseResponse = %v, %v; old path %v", resp.Header["Link"], pageURL(resp.Request), l.Target, ok, want)
+		}
+	}
+}
+
+// mustParse returns ref as url.Parse writes it back, or ref.
+func mustParse(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+// allListed reports whether an error of the old path lists every problem
+// in detail: findNext lists at most maxErrors over all field lines, where
+// ParseHeader lists maxErrors a line.
+func allListed(err error) bool {
+	return !strings.Contains(err.Error(), "more problems not listed") && countSyntaxErrors(err) <= maxErrors && strings.Count(err.Error(), "weblink: cannot resolve ") <= maxErrors
+}
+
+// nextResponse returns a response with the Link field lines lines to a
+// request for base ("": no request).
+func nextResponse(t testing.TB, base string, lines []string) *http.Response {
+	resp := &http.Response{Header: http.Header{"Link": lines}}
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Request = &http.Request{URL: u}
+	}
+	return resp
+}
+
+// TestFindNextSameAsParse checks findNext, NextURL and nextOf against the
+// old path (parse everything, resolve everything, choose) on the
+// conformance Link vectors, the parse tests and nextHeaders, against every
+// base of nextBases, with each input alone, after a field line without a
+// next link, and before one with a next link.
+func TestFindNextSameAsParse(t *testing.T) {
+	inputs := nextHeaders
+	for _, s := range conformanceStrings(t, "conformance/link-*.json", "header") {
+		inputs = append(inputs, []string{s})
+	}
+	for _, tt := range parseTests {
+		inputs = append(inputs, []string{tt.in})
+	}
+	for _, lines := range inputs {
+		for _, base := range nextBases {
+			for _, variant := range [][]string{
+				lines,
+				append([]string{`<?page=9>; rel="last"`}, lines...),
+				append(append([]string(nil), lines...), `<https://api.example/v2/items?page=2>; rel="next"`),
+			} {
+				checkSameNext(t, nextResponse(t, base, variant))
+			}
+		}
+	}
+}
+
+// FuzzFindNext checks findNext against the old path on two field lines and
+// a base URL.
+func FuzzFindNext(f *testing.F) {
+	for _, lines := range nextHeaders {
+		f.Add(lines[0], strings.Join(lines[1:], ", "), "https://api.example/v2/items?page=1")
+	}
+	for i, s := range conformanceStrings(f, "conformance/link-*.json", "header") {
+		f.Add(s, `<?page=2>; rel="next"`, nextBases[i%len(nextBases)])
+	}
+	f.Fuzz(func(t *testing.T, line1, line2, base string) {
+		if _, err := url.Parse(base); err != nil {
+			return
+		}
+		checkSameNext(t, nextResponse(t, base, []string{line1, line2}))
+	})
+}
+
+// TestNextURLAllocs checks the allocations of NextURL on GitHub's header:
+// the parser's backing and the URL.
+func TestNextURLAllocs(t *testing.T) {
+	resp := nextResponse(t, "https://api.github.com/repositories/1300192/issues?page=3", []string{
+		`<https://api.github.com/repositories/1300192/issues?page=2>; rel="prev", ` +
+			`<https://api.github.com/repositories/1300192/issues?page=4>; rel="next", ` +
+			`<https://api.github.com/repositories/1300192/issues?page=515>; rel="last"`,
+	})
+	if n := testing.AllocsPerRun(100, func() { NextURL(resp) }); n > 3 {
+		t.Errorf("NextURL made %v allocations, want at most 3", n)
+	}
+}

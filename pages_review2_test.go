@@ -1,0 +1,276 @@
+package weblink_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weblinking/weblink"
+)
+
+// A server refusing every page once, asking for a short wait each time:
+// the waits add up over the pages until the next one would pass maxWait.
+func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
+	var mu sync.Mutex
+	refused := map[string]bool{}
+	requests := 0
+	a := newAPI(t, 10, nextOnly(10), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			requests++
+			p := r.URL.Query().Get("page")
+			refuse := !refused[p]
+			refused[p] = true
+			mu.Unlock()
+			if refuse {
+				w.Header().Set("X-RateLimit-Remaining", "0")
+				w.Header().Set("X-RateLimit-Reset", "0.2") // seconds from now
+				http.Error(w, "slow down", http.StatusTooManyRequests)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	start := time.Now()
+	var statuses []int
+	var last error
+	for resp, err := range weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.WaitRateLimits(700*time.Millisecond)) {
+		if resp != nil {
+			statuses = append(statuses, resp.StatusCode)
+		}
+		last = err
+	}
+	d := time.Since(start)
+	// 0.2 s for each of pages 1-3 (0.6 s); page 4's would be 0.8 s > 0.7 s.
+	want := []int{200, 200, 200, 429}
+	if fmt.Sprint(statuses) != fmt.Sprint(want) || !errors.Is(last, weblink.ErrRateLimited) || !errors.Is(last, weblink.ErrStatus) {
+		t.Errorf("statuses %v, error %v; want %v and ErrRateLimited with its *StatusError", statuses, last, want)
+	}
+	if requests != 7 {
+		t.Errorf("%d requests, want 7", requests)
+	}
+	if d < 550*time.Millisecond || d > 3*time.Second {
+		t.Errorf("took %v, want about 0.6 s", d)
+	}
+}
+
+// A 429 storm: every page refused twice. MaxPages counts pages, not
+// requests, and BeforeNext runs once per page.
+func TestWaitRateLimitsStormMaxPages(t *testing.T) {
+	var mu sync.Mutex
+	tries := map[string]int{}
+	requests := 0
+	a := newAPI(t, 50, nextOnly(50), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			requests++
+			p := r.URL.Query().Get("page")
+			tries[p]++
+			refuse := tries[p] <= 2
+			mu.Unlock()
+			if refuse {
+				w.Header().Set("Retry-After", "0")
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	hooks := 0
+	r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.WaitRateLimits(time.Second), weblink.MaxPages(5),
+		weblink.BeforeNext(func(*http.Response, *http.Request) error { hooks++; return nil })))
+	r.check(t, itemsUpTo(1, 5), weblink.ErrMaxPages)
+	if requests != 15 || hooks != 4 || r.pages != 5 {
+		t.Errorf("%d requests, BeforeNext %d times, %d pages; want 15, 4, 5", requests, hooks, r.pages)
+	}
+}
+
+// Hostile Retry-After and reset values: none makes Pages sleep, panic or
+// wait for a negative time; each is either a refusal waited out at once or
+// an ordinary *StatusError.
+func TestWaitRateLimitsHostileValues(t *testing.T) {
+	huge := strings.Repeat("9", 100000)
+	for _, tc := range []struct {
+		name   string
+		h      map[string]string
+		waited bool // ErrRateLimited (the doomed wait) rather than a plain *StatusError
+	}{
+		{"negative", map[string]string{"Retry-After": "-5"}, false},
+		{"garbage", map[string]string{"Retry-After": "soon"}, false},
+		{"fraction", map[string]string{"Retry-After": "1.5"}, false},
+		{"100000 digits", map[string]string{"Retry-After": huge}, true},
+		{"year 9999", map[string]string{"Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"}, true},
+		{"reset 1e30", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1e30"}, false},
+		{"reset 1e30 in digits", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1000000000000000000000000000000"}, true},
+		{"reset far future", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(100*365*24*time.Hour).Unix(), 10)}, true},
+		{"reset negative", map[string]string{"RateLimit-Remaining": "0", "RateLimit-Reset": "-1"}, false},
+		{"remaining -0", map[string]string{"RateLimit-Remaining": "-0", "RateLimit-Reset": "1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var at []time.Time
+			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 429, tc.h, &at, &mu))
+			start := time.Now()
+			r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.WaitRateLimits(time.Hour)))
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			var se *weblink.StatusError
+			if !errors.As(r.err, &se) || se.StatusCode != 429 || errors.Is(r.err, weblink.ErrRateLimited) != tc.waited || len(at) != 1 {
+				t.Errorf("error %v after %d requests; want a *StatusError 429, ErrRateLimited %v, 1 request", r.err, len(at), tc.waited)
+			}
+		})
+	}
+}
+
+// A body that never ends: breaking out of the loop body returns at once,
+// requests nothing more and leaves no goroutine behind, for Pages and for
+// Items whose decode reads part of the page.
+func TestPagesEndlessBodyBreak(t *testing.T) {
+	var handlers atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handlers.Add(1)
+		defer handlers.Add(-1)
+		w.Header().Set("Link", `</items?page=2>; rel="next"`)
+		buf := make([]byte, 4096)
+		for i := range buf {
+			buf[i] = '1'
+		}
+		for r.Context().Err() == nil {
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	before := runtime.NumGoroutine()
+	client, tr := newClient(t)
+	start := time.Now()
+	n := 0
+	for resp, err := range weblink.Pages(context.Background(), client, getItems(t, srv.URL), weblink.WaitRateLimits(time.Minute)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(resp.Body, make([]byte, 100000)); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		break
+	}
+	decode := func(resp *http.Response) ([]int, error) {
+		_, err := io.ReadFull(resp.Body, make([]byte, 100000))
+		return []int{1, 2, 3}, err
+	}
+	for item, err := range weblink.Items(context.Background(), client, getItems(t, srv.URL), decode) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += item
+		if item == 2 {
+			break
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second || n != 4 {
+		t.Errorf("took %v, n %d", d, n)
+	}
+	tr.CloseIdleConnections()
+	waitFor(t, "handlers to end", func() bool { return handlers.Load() == 0 })
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// ctx cancelled while the drain waits on a trickling body: the iteration
+// ends at once, with the context's error, and requests nothing more.
+func TestPagesCancelDuringDrain(t *testing.T) {
+	var requests atomic.Int32
+	trickling := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Link", `</items?page=2>; rel="next"`)
+		w.Write([]byte("["))
+		w.(http.Flusher).Flush()
+		trickling <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client, tr := newClient(t)
+	var start time.Time
+	var last error
+	for _, err := range weblink.Pages(ctx, client, getItems(t, srv.URL)) {
+		if err != nil {
+			last = err
+			continue
+		}
+		<-trickling
+		start = time.Now()
+		time.AfterFunc(100*time.Millisecond, cancel) // while the drain waits
+	}
+	if d := time.Since(start); d > 700*time.Millisecond {
+		t.Errorf("the drain went on %v after the cancellation at 100 ms", d)
+	}
+	if !errors.Is(last, context.Canceled) || requests.Load() != 1 {
+		t.Errorf("error %v after %d requests; want context.Canceled after 1", last, requests.Load())
+	}
+	tr.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// A page that redirects in a loop ends the iteration with client.Do's
+// error naming it; a later page redirected to another origin gets no
+// credentials, and its next links (on that origin) are not followed.
+func TestPagesRedirectsMidIteration(t *testing.T) {
+	b := newAPI(t, 5, func(string, int) []string { return []string{`</items?page=4>; rel="next"`} })
+	a := newAPI(t, 5, nextOnly(5), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Query().Get("page") {
+			case "2":
+				http.Redirect(w, r, b.URL+"/items?page=3", http.StatusTemporaryRedirect)
+			case "9":
+				http.Redirect(w, r, "/items?page=9&x="+r.URL.Query().Get("x")+"x", http.StatusFound)
+			default:
+				items.ServeHTTP(w, r)
+			}
+		})
+	})
+	loop := newAPI(t, 1, func(string, int) []string { return []string{`</items?page=9>; rel="next"`} }, func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "9" {
+				http.Redirect(w, r, "/items?page=9&x="+r.URL.Query().Get("x")+"x", http.StatusFound)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	before := runtime.NumGoroutine()
+	r := collect(t, weblink.Pages(context.Background(), nil, withCredentials(getItems(t, a.URL))))
+	r.check(t, append(pageItems(1), pageItems(3)...), weblink.ErrCrossOrigin)
+	for _, req := range b.requests() {
+		checkCredentials(t, req, false)
+	}
+	if len(b.requests()) != 1 {
+		t.Errorf("b got %d requests, want 1", len(b.requests()))
+	}
+
+	r = collect(t, weblink.Pages(context.Background(), nil, getItems(t, loop.URL)))
+	if r.err == nil || errors.Is(r.err, weblink.ErrStatus) || r.pages != 1 || len(loop.requests()) != 11 {
+		t.Errorf("error %v, %d pages, %d requests; want client.Do's error after page 1 and 10 requests for page 9", r.err, r.pages, len(loop.requests()))
+	}
+	t.Logf("error: %v", r.err)
+	if want := loop.URL + "/items?page=9"; !strings.Contains(r.err.Error(), want) {
+		t.Errorf("error %v does not name the page, %s", r.err, want)
+	}
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}

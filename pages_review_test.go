@@ -1,0 +1,103 @@
+package weblink_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weblinking/weblink"
+)
+
+// Errors name pages without their userinfo: a token is often the user name.
+func TestPagesErrorsWithoutUserinfo(t *testing.T) {
+	a := newAPI(t, 2, func(base string, p int) []string {
+		return []string{`</items?page=` + fmt.Sprint(p+1) + `>; rel="next"`}
+	})
+	for _, user := range []string{"tok3n", "tok3n:pa55"} {
+		req := getItems(t, strings.Replace(a.URL, "http://", "http://"+user+"@", 1))
+		r := collect(t, weblink.Pages(context.Background(), nil, req))
+		var se *weblink.StatusError
+		if !errors.As(r.err, &se) {
+			t.Fatalf("error %v, want a 404", r.err)
+		}
+		for _, s := range []string{r.err.Error(), se.URL} {
+			if strings.Contains(s, "tok3n") || strings.Contains(s, "pa55") {
+				t.Errorf("%q shows the userinfo", s)
+			}
+		}
+	}
+	// An error of client.Do names the URL as net/http writes it, with the
+	// user name.
+	base := rawServer(t, "NOT HTTP\r\n\r\n")
+	client, _ := newClient(t)
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, strings.Replace(base, "http://", "http://tok3n@", 1))))
+	if r.err == nil || strings.Contains(r.err.Error(), "tok3n") || !strings.Contains(r.err.Error(), base[len("http://"):]) {
+		t.Errorf("error %v: want one naming the page without its userinfo", r.err)
+	}
+}
+
+// A header line net/http rejects comes back in its error raw.
+func TestPagesTransportErrorEscapes(t *testing.T) {
+	base := rawServer(t, "HTTP/1.1 200 OK\r\nX\x1b]0;PWNED\x07: 1\r\n\x1b[2J\r\nContent-Length: 0\r\n\r\n")
+	client, _ := newClient(t)
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, base)))
+	if r.err == nil {
+		t.Fatal("no error")
+	}
+	if c, bad := unsafeInError(r.err.Error()); bad {
+		t.Fatalf("message %q carries %U raw", r.err, c)
+	}
+	t.Logf("message: %v", r.err)
+}
+
+// Credentials under a header name that is not canonical are credentials too.
+func TestPagesCredentialsNonCanonicalKeys(t *testing.T) {
+	b := newAPI(t, 2, nextOnly(2))
+	a := newAPI(t, 1, func(string, int) []string { return []string{`<` + b.URL + `/items?page=1>; rel="next"`} })
+	req := getItems(t, a.URL)
+	req.Header["authorization"] = []string{"Bearer secret"}
+	req.Header["COOKIE"] = []string{"session=secret"}
+	req.Header["proxy-authorization"] = []string{"Basic c2VjcmV0"}
+	r := collect(t, weblink.Pages(context.Background(), nil, req, weblink.AllowCrossOrigin()))
+	r.check(t, append(pageItems(1), itemsUpTo(1, 2)...), nil)
+	for _, s := range b.requests() {
+		for k := range s.Header {
+			if strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Cookie") || strings.EqualFold(k, "Proxy-Authorization") {
+				t.Errorf("%s %s got %s", s.Host, s.URI, k)
+			}
+		}
+	}
+}
+
+// A decode cut short by a deadline of req.Context() matches
+// context.DeadlineExceeded, as the other errors of a done context do.
+func TestItemsDecodeDeadline(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("[1,"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	for _, which := range []string{"ctx", "req.Context()"} {
+		t.Run(which, func(t *testing.T) {
+			dctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			ctx, req := context.Background(), getItems(t, srv.URL)
+			if which == "ctx" {
+				ctx = dctx
+			} else {
+				req = req.WithContext(dctx)
+			}
+			_, err := collectItems(t, weblink.Items(ctx, nil, req, weblink.JSONItems[int]))
+			t.Logf("error: %v", err)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("error %v does not match context.DeadlineExceeded", err)
+			}
+		})
+	}
+}
