@@ -3,6 +3,7 @@ package weblink
 import (
 	"errors"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ const maxProblems = 256
 //   - Everything Parse reports, at the same offsets: malformed link-values,
 //     which Parse drops, and title* or name* values that do not decode
 //     (RFC 8288 §3, RFC 8187 §3.2). Parse lists at most 16 problems a call;
-//     Check lists them per link-value.
+//     Check lists them all.
 //   - A repeated rel, anchor, rev, media, title, title* or type (RFC 8288
 //     §3.3, §3.4.1; Appendix B.2 reads only the first anchor and rev), at
 //     the first byte of the repeated parameter's name: parsers ignore it.
@@ -67,11 +68,9 @@ const maxProblems = 256
 // len(fieldValue): Parse reports a star parameter whose value ends too soon
 // at the end of its value, which can be the end of the field value. Check
 // returns at most 256 problems; when it finds more, the 256th says how many
-// more there are, at the offset of the first one not listed. In the rare
-// link-value with more problems than Parse lists (16), a problem after the
-// last one listed says so. Check is linear in the input and never panics;
-// it splits the field value into link-values exactly where Parse does, and
-// parses each with Parse.
+// more there are, at the offset of the first one not listed. Check is
+// linear in the input and never panics; it splits the field value into
+// link-values exactly where Parse does, and parses each with Parse.
 func Check(fieldValue string) []Problem {
 	c := checker{s: fieldValue}
 	c.run()
@@ -97,11 +96,13 @@ type checker struct {
 	drop     int
 	dropWhy  string
 	starVals []starValue
+	semi     int // the ";" before the parameter being scanned
 }
 
 // starValue is the value of a star parameter: where it starts and ends in
 // the field value, and what to do when it does not decode.
 type starValue struct {
+	semi       int // the ";" before the parameter
 	start, end int
 	advice     string
 }
@@ -204,17 +205,56 @@ func (c *checker) element(start, end int) {
 			c.addFound(c.found[k])
 		}
 	}
-	truncated, last := false, start
-	walkSyntaxErrors(err, func(se *SyntaxError) {
-		last = start + se.Offset
-		emit(last)
-		c.add(Problem{Offset: last, Msg: se.Msg + "; " + c.parseAdvice(last)})
-	}, func() { truncated = true })
-	if truncated {
-		emit(last)
-		c.add(Problem{Offset: last, Msg: "this link-value has more problems than Parse lists: fix the ones above and check again"})
-	}
+	c.parseProblems(start, end, err, func(off int, msg string) {
+		emit(off)
+		c.add(Problem{Offset: off, Msg: msg + "; " + c.parseAdvice(off)})
+	})
 	emit(end)
+}
+
+// parseProblems calls f with the offset and message of each problem that
+// Parse reports for the link-value s[start:end], given err, the error of
+// Parse(s[start:end]).
+//
+// When Parse lists only some of them (it lists 16 a call), the link-value
+// is parsed again in pieces, each with fewer problems than that: the
+// target and the parameters up to the 16th star parameter, then "<>"
+// followed by the next 15 star parameters and the parameters around them,
+// and so on. A problem of Parse is about one star parameter, or about the
+// byte where the link-value turned out malformed, so each piece reports
+// what Parse reports of it. In the pieces after the first, every title*
+// is a repeat, which Parse ignores: its name is written as "media*", an
+// ignored name of the same length, so that it is ignored there too.
+func (c *checker) parseProblems(start, end int, err error, f func(off int, msg string)) {
+	truncated := false
+	walkSyntaxErrors(err, func(*SyntaxError) {}, func() { truncated = true })
+	if !truncated {
+		walkSyntaxErrors(err, func(se *SyntaxError) { f(start+se.Offset, se.Msg) }, func() {})
+		return
+	}
+	const perPiece = 15
+	from, next := start, 0 // next: the first of c.found not before from
+	for k := 0; from < end; k += perPiece {
+		to := end
+		if k+perPiece < len(c.starVals) {
+			to = c.starVals[k+perPiece].semi
+		}
+		piece, shift := c.s[from:to], from
+		if from > start {
+			b := append([]byte("<>"), piece...)
+			for ; next < len(c.found) && c.found[next].off < to; next++ {
+				if x := c.found[next]; x.kind == repeated && x.name == "title*" && x.off >= from {
+					copy(b[2+x.off-from:], "media*")
+				}
+			}
+			piece, shift = string(b), from-2
+		}
+		_, err := Parse(piece)
+		walkSyntaxErrors(err, func(se *SyntaxError) { f(shift+se.Offset, se.Msg) }, func() {
+			f(shift+len(piece), "Parse lists no more problems of this link-value: fix the ones above and check again")
+		})
+		from = to
+	}
 }
 
 // parseAdvice says what to write instead for the problem that Parse
@@ -223,10 +263,10 @@ func (c *checker) parseAdvice(off int) string {
 	if off == c.drop {
 		return c.dropWhy
 	}
-	for _, v := range c.starVals {
-		if v.start <= off && off <= v.end {
-			return v.advice
-		}
+	// The star values are in input order: find the last one starting at
+	// or before off.
+	if k := sort.Search(len(c.starVals), func(k int) bool { return c.starVals[k].start > off }) - 1; k >= 0 && off <= c.starVals[k].end {
+		return c.starVals[k].advice
 	}
 	return "write the link-value as RFC 8288 §3 describes"
 }
@@ -354,6 +394,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 //	link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
 func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 	s := c.s
+	c.semi = i - 1
 	i = skipSpace(s, i)
 	start := i
 	for i < len(s) && charClass[s[i]]&isTchar != 0 {
@@ -369,11 +410,9 @@ func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 		return i, false
 	}
 	name := ascii.Lower(s[start:i])
-	kind := attrKind(name)
-	if kind < numFirst {
-		if *seen&(1<<kind) != 0 {
-			c.found = append(c.found, found{off: start, kind: repeated, name: name})
-		}
+	kind := firstWins(name)
+	if kind >= 0 && *seen&(1<<kind) != 0 {
+		c.found = append(c.found, found{off: start, kind: repeated, name: name})
 	}
 	space := -1 // the first whitespace byte around "="
 	if i < len(s) && charClass[s[i]]&isSpace != 0 {
@@ -440,7 +479,7 @@ func (c *checker) star(name string, start, end int) {
 	if base := name[:len(name)-1]; base == "" || strings.HasSuffix(base, "*") {
 		advice = adviceStarName
 	}
-	c.starVals = append(c.starVals, starValue{start, end, advice})
+	c.starVals = append(c.starVals, starValue{c.semi, start, end, advice})
 }
 
 // spaceAround records whitespace around the "=" of parameter name, at
@@ -451,17 +490,42 @@ func (c *checker) spaceAround(space int, name string) {
 	}
 }
 
+// The parameters of which only the first occurrence counts (RFC 8288
+// §3.3, §3.4.1, Appendix B.2), as returned by firstWins.
+const (
+	firstRel = iota
+	firstRev
+	firstOther // anchor, media, title, title*, type: firstOther + their index
+)
+
+// firstWins returns the index of the lower-case parameter name among the
+// parameters of which only the first occurrence counts, or -1.
+func firstWins(name string) int {
+	switch name {
+	case "rel":
+		return firstRel
+	case "rev":
+		return firstRev
+	}
+	for i, n := range [...]string{"anchor", "media", "title", "title*", "type"} {
+		if name == n {
+			return firstOther + i
+		}
+	}
+	return -1
+}
+
 // first records that a parameter of kind was seen, and the raw value of the
 // first rel and rev.
 func (c *checker) first(kind int, seen *uint, value string, quoted bool) {
-	if kind >= numFirst || *seen&(1<<kind) != 0 {
+	if kind < 0 || *seen&(1<<kind) != 0 {
 		return
 	}
 	*seen |= 1 << kind
 	switch kind {
-	case attrRel:
+	case firstRel:
 		c.rel, c.relQuoted = value, quoted
-	case attrRev:
+	case firstRev:
 		c.rev, c.revQuoted = value, quoted
 	}
 }
