@@ -193,6 +193,13 @@ func TestJSONItems(t *testing.T) {
 		{"cut short", get, 200, `[1, 2`, nil, true},
 		{"trailing data", get, 200, `[1] [2]`, nil, true},
 		{"trailing garbage", get, 200, `[1]x`, nil, true},
+		{"trailing comma", get, 200, `[1,]`, nil, true},
+		{"only [", get, 200, `[`, nil, true},
+		{"string", get, 200, `"[1]"`, nil, true},
+		{"number", get, 200, `1`, nil, true},
+		{"null then data", get, 200, `null [1]`, nil, true},
+		{"nested", get, 200, `[[1]]`, nil, true},
+		{"null items", get, 200, `[null, 2]`, []int{0, 2}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()

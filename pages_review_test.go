@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +101,35 @@ func TestItemsDecodeDeadline(t *testing.T) {
 				t.Errorf("error %v does not match context.DeadlineExceeded", err)
 			}
 		})
+	}
+}
+
+// JSONItems holds no copy of the whole page: what it allocates per byte of
+// a large page stays near what the items themselves take.
+func TestJSONItemsMemory(t *testing.T) {
+	type issue struct {
+		Number int
+		Title  string
+	}
+	el := `{"Number":12345,"Title":"` + strings.Repeat("x", 80) + `"},`
+	var perByte []float64
+	for _, size := range []int{4 << 20, 16 << 20} {
+		body := "[" + strings.Repeat(el, size/len(el)) + `{"Number":1,"Title":""}]`
+		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body)), Request: &http.Request{Method: http.MethodGet}}
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		items, err := weblink.JSONItems[issue](resp)
+		runtime.ReadMemStats(&m1)
+		if err != nil || len(items) != size/len(el)+1 {
+			t.Fatalf("%d items, error %v", len(items), err)
+		}
+		perByte = append(perByte, float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(body)))
+	}
+	t.Logf("bytes allocated per body byte: %.2f for 4 MiB, %.2f for 16 MiB", perByte[0], perByte[1])
+	for _, b := range perByte {
+		if b > 3 {
+			t.Errorf("%.2f bytes allocated per body byte, want at most 3 (the items take about 1.3)", b)
+		}
 	}
 }
