@@ -29,12 +29,17 @@ import (
 // Pages (for a page that is not 2xx, a [*StatusError], whose response body is
 // closed unread), or an error from decode, wrapped ([errors.Is] and [errors.As]
 // find it) in an error that names the page URL. Each range over the
-// sequence starts again from req.
+// sequence starts again from req. A nil decode yields only an error, before
+// any request is sent.
 func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 	decode func(*http.Response) ([]T, error), opts ...PageOption) iter.Seq2[T, error] {
 	pages := Pages(ctx, client, req, opts...)
 	return func(yield func(T, error) bool) {
 		var zero T
+		if decode == nil {
+			yield(zero, errors.New("weblink: Items needs a decode function, such as weblink.JSONItems[T]"))
+			return
+		}
 		n := 0
 		for resp, err := range pages {
 			n++

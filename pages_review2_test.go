@@ -274,3 +274,84 @@ func TestPagesRedirectsMidIteration(t *testing.T) {
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }
+
+// Every kind of early end leaves no goroutine behind once the client's
+// idle connections are closed.
+func TestPagesEarlyEndsLeakNothing(t *testing.T) {
+	b := newAPI(t, 3, nextOnly(3))
+	a := newAPI(t, 4, func(base string, p int) []string {
+		switch p {
+		case 1:
+			return []string{`</items?page=2>; rel="next"`}
+		case 2:
+			return []string{`<` + b.URL + `/items?page=1>; rel="next"`}
+		}
+		return []string{`</items?page=3>; rel="next"`}
+	}, func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Query().Get("page") {
+			case "1", "2", "3":
+				items.ServeHTTP(w, r)
+			case "4":
+				w.Header().Set("Retry-After", "3600")
+				http.Error(w, "later", http.StatusTooManyRequests)
+			default:
+				w.Write([]byte("[")) // trickles nothing more
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			}
+		})
+	})
+	refuse := errors.New("refused")
+	for _, tc := range []struct {
+		name string
+		url  string
+		opts []weblink.PageOption
+		want error
+		ctx  time.Duration // > 0: a deadline
+	}{
+		{"cross origin", "/items?page=1", nil, weblink.ErrCrossOrigin, 0},
+		{"loop", "/items?page=3", nil, weblink.ErrPageLoop, 0},
+		{"max pages", "/items?page=1", []weblink.PageOption{weblink.MaxPages(1)}, weblink.ErrMaxPages, 0},
+		{"deadline in a body", "/items?page=9", []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}, context.DeadlineExceeded, 200 * time.Millisecond},
+		{"rate limited", "/items?page=4", []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}, weblink.ErrRateLimited, 0},
+		{"BeforeNext", "/items?page=1", []weblink.PageOption{weblink.BeforeNext(func(*http.Response, *http.Request) error { return refuse })}, refuse, 0},
+		{"cross origin allowed, b ends", "/items?page=2", []weblink.PageOption{weblink.AllowCrossOrigin()}, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, tr := newClient(t)
+			before := runtime.NumGoroutine()
+			ctx := context.Background()
+			if tc.ctx > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.ctx)
+				defer cancel()
+			}
+			for _, items := range []bool{false, true} {
+				var err error
+				if items {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					_, err = collectItems(t, weblink.Items(ctx, client, req, weblink.JSONItems[int], tc.opts...))
+				} else {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					var r result
+					for resp, e := range weblink.Pages(ctx, client, req, tc.opts...) {
+						if e != nil {
+							r.err = e
+							continue
+						}
+						if _, e := io.Copy(io.Discard, resp.Body); e != nil {
+							r.err = e // the deadline, in the loop body's read
+						}
+					}
+					err = r.err
+				}
+				if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+					t.Errorf("items %v: error %v, want %v", items, err, tc.want)
+				}
+			}
+			tr.CloseIdleConnections()
+			waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+		})
+	}
+}

@@ -133,3 +133,21 @@ func TestJSONItemsMemory(t *testing.T) {
 		}
 	}
 }
+
+// Items with a nil decode says so, before any request, rather than panic
+// on the first page.
+func TestItemsNilDecode(t *testing.T) {
+	a := newAPI(t, 2, nextOnly(2))
+	var got error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				got = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		_, got = collectItems(t, weblink.Items[int](context.Background(), nil, getItems(t, a.URL), nil))
+	}()
+	if got == nil || strings.HasPrefix(got.Error(), "panic") || len(a.requests()) != 0 {
+		t.Errorf("error %v after %d requests; want an error and none", got, len(a.requests()))
+	}
+}
