@@ -151,3 +151,21 @@ func TestItemsNilDecode(t *testing.T) {
 		t.Errorf("error %v after %d requests; want an error and none", got, len(a.requests()))
 	}
 }
+
+// The way docs/pagination.md caps a page's size: a decode function of
+// one's own around JSONItems.
+func TestItemsCappedDecode(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("[" + strings.Repeat("1,", 1<<20) + "1]"))
+	}))
+	defer srv.Close()
+	capped := func(resp *http.Response) ([]int, error) {
+		resp.Body = http.MaxBytesReader(nil, resp.Body, 64<<10)
+		return weblink.JSONItems[int](resp)
+	}
+	items, err := collectItems(t, weblink.Items(context.Background(), nil, getItems(t, srv.URL), capped))
+	var tooLarge *http.MaxBytesError
+	if len(items) != 0 || !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), srv.URL+"/items?page=1") {
+		t.Errorf("%d items, error %v; want none and a *http.MaxBytesError naming the page", len(items), err)
+	}
+}
