@@ -470,7 +470,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from(), showURL(u))
 	}
 	if o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin {
-		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), p.origin)
+		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), quoteForError(p.origin.String()))
 	}
 	key := visitKey(u)
 	switch {

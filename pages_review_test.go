@@ -169,3 +169,39 @@ func TestItemsCappedDecode(t *testing.T) {
 		t.Errorf("%d items, error %v; want none and a *http.MaxBytesError naming the page", len(items), err)
 	}
 }
+
+// hostileRoundTripper answers in memory as a hostile server would, for
+// hosts that only a proxy could reach.
+type hostileRoundTripper func(*http.Request) *http.Response
+
+func (f hostileRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp := f(req)
+	resp.Request = req
+	if resp.Body == nil {
+		resp.Body = http.NoBody
+	}
+	return resp, nil
+}
+
+// The origin named by ErrCrossOrigin comes from a redirect of the server:
+// it is quoted like the URLs.
+func TestPagesCrossOriginMessageEscapes(t *testing.T) {
+	const evil = "http://\u202eevil\u009b31m.example/"
+	client := &http.Client{Transport: hostileRoundTripper(func(req *http.Request) *http.Response {
+		h := http.Header{}
+		if req.URL.Host == "127.0.0.1" {
+			h.Set("Location", evil)
+			return &http.Response{StatusCode: http.StatusFound, Header: h}
+		}
+		h.Set("Link", `<http://127.0.0.2/next>; rel="next"`)
+		return &http.Response{StatusCode: http.StatusOK, Header: h, Body: io.NopCloser(strings.NewReader("[]"))}
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/items", nil)
+	r := collect(t, weblink.Pages(context.Background(), client, req))
+	if !errors.Is(r.err, weblink.ErrCrossOrigin) {
+		t.Fatalf("error %v, want ErrCrossOrigin", r.err)
+	}
+	if c, bad := unsafeInError(r.err.Error()); bad {
+		t.Errorf("message %q carries %U raw", r.err, c)
+	}
+}
