@@ -67,8 +67,9 @@ func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 // error.
 //
 // The array is decoded one element at a time as it is read, so that
-// memory grows with the items, not also with a copy of the page: a page of
-// 100 MB allocates about twice its size, in time linear in it. There is no
+// memory grows with the decoded items, not also with a copy of the page (a
+// page of GitHub-like issues allocates about twice its size in all), in time
+// linear in the page. There is no
 // limit on a page's size; to set one, decode with your own function that
 // wraps resp.Body in an [io.LimitedReader] or [http.MaxBytesReader].
 func JSONItems[T any](resp *http.Response) ([]T, error) {
