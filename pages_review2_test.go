@@ -355,3 +355,59 @@ func TestPagesEarlyEndsLeakNothing(t *testing.T) {
 		})
 	}
 }
+
+// Over HTTP/2 too (GitHub's API speaks it): breaking out of an endless
+// page, a drain cut short by a trickling page and a cancel in a wait end
+// at once and leave no goroutine behind.
+func TestPagesHTTP2EarlyEnds(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Query().Get("page")
+		w.Header().Set("Link", `</items?page=`+p+`0>; rel="next"`)
+		switch p {
+		case "1": // endless
+			buf := make([]byte, 8192)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(buf); err != nil {
+					return
+				}
+			}
+		case "2": // trickles, then page 20 refuses for a minute
+			w.Write([]byte("["))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "20":
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "later", http.StatusTooManyRequests)
+		}
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	client := srv.Client()
+	before := runtime.NumGoroutine()
+	start := time.Now()
+	for resp, err := range weblink.Pages(context.Background(), client, getItems(t, srv.URL)) {
+		if err != nil || resp.ProtoMajor != 2 {
+			t.Fatalf("error %v, protocol %s", err, resp.Proto)
+		}
+		io.ReadFull(resp.Body, make([]byte, 50000))
+		break
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/items?page=2", nil)
+	var last error
+	pages := 0
+	for _, err := range weblink.Pages(ctx, client, req, weblink.WaitRateLimits(2*time.Minute)) {
+		pages++
+		last = err
+		if pages == 1 { // page 2: its drain is cut at 1 s, then page 20 is refused
+			time.AfterFunc(1300*time.Millisecond, cancel) // in the wait for page 20
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second || !errors.Is(last, context.Canceled) {
+		t.Errorf("took %v, error %v; want about 1.3 s and context.Canceled", d, last)
+	}
+	client.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
