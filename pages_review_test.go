@@ -205,3 +205,26 @@ func TestPagesCrossOriginMessageEscapes(t *testing.T) {
 		t.Errorf("message %q carries %U raw", r.err, c)
 	}
 }
+
+// An API URL is often longer than 64 bytes, and what tells its pages apart
+// is at its end: the messages keep it.
+func TestPagesErrorsNameLongURLs(t *testing.T) {
+	const query = "/items?state=open&sort=updated&direction=desc&labels=bug,help%20wanted&per_page=100&page="
+	a := newAPI(t, 36, func(base string, p int) []string {
+		return []string{`<` + query + fmt.Sprint(p+1) + `>; rel="next"`}
+	})
+	r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.MaxPages(36)))
+	if !errors.Is(r.err, weblink.ErrMaxPages) || !strings.Contains(r.err.Error(), "page=36") || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=36 and page=37", r.err)
+	}
+	r = collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL)))
+	if !errors.Is(r.err, weblink.ErrStatus) || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=37", r.err)
+	}
+	long := "/items?" + strings.Repeat("x", 5000) + "&page=2"
+	b := newAPI(t, 1, func(string, int) []string { return []string{`<` + long + `>; rel="next"`} })
+	r = collect(t, weblink.Pages(context.Background(), nil, getItems(t, b.URL)))
+	if msg := r.err.Error(); !strings.Contains(msg, "page=2") || len(msg) > 600 {
+		t.Errorf("%d-byte error %.300q...: want page=2 named in a short message", len(msg), msg)
+	}
+}
