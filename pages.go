@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func (e *StatusError) Error() string {
 	if len(status) > 64 || !ascii.IsPrint(status) {
 		status = quoteForError(status)
 	}
-	return "weblink: " + quoteForError(e.URL) + " answered " + status + "; the response body may say why"
+	return "weblink: " + quoteURL(e.URL) + " answered " + status + "; the response body may say why"
 }
 
 // Is reports whether target is [ErrStatus], so that [errors.Is](err, ErrStatus)
@@ -470,7 +471,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 		return nil, fmt.Errorf("%w: page %s links to %s; only http and https links are followed", ErrPageScheme, from(), showURL(u))
 	}
 	if o != p.origin && o != p.reqOrigin && !p.cfg.crossOrigin {
-		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), p.origin)
+		return nil, fmt.Errorf("%w: page %s links to %s, outside %s; pass weblink.AllowCrossOrigin() to follow it", ErrCrossOrigin, from(), showURL(u), quoteForError(p.origin.String()))
 	}
 	key := visitKey(u)
 	switch {
@@ -598,7 +599,20 @@ func withoutUserinfo(err error) error {
 }
 
 // showURL is u for an error message: redacted, quoted and shortened.
-func showURL(u *url.URL) string { return quoteForError(redacted(u)) }
+func showURL(u *url.URL) string { return quoteURL(redacted(u)) }
+
+// quoteURL quotes the URL s for an error message. A URL of more than 200
+// bytes is shortened in the middle, keeping its start (the origin and path)
+// and its end, where the page number of an API usually is: cut after 64
+// bytes, as other values are, the pages of an API with a long query would
+// all look the same.
+func quoteURL(s string) string {
+	const head, tail = 128, 64
+	if len(s) > 200 {
+		s = s[:head] + "…" + s[len(s)-tail:]
+	}
+	return strconv.Quote(s)
+}
 
 // nextOf returns the first link with relation type "next" whose context is
 // the page itself: no anchor, or an anchor that is the page's URL or a

@@ -79,3 +79,37 @@ func BenchmarkPagesInMemory(b *testing.B) {
 		}
 	}
 }
+
+// issuePage returns a JSON array of n GitHub-like issues.
+func issuePage(n int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"number":` + strconv.Itoa(i) + `,"title":"` + string(bytes.Repeat([]byte("x"), 80)) + `","labels":["bug","help wanted"]}`)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+type benchIssue struct {
+	Number int      `json:"number"`
+	Title  string   `json:"title"`
+	Labels []string `json:"labels"`
+}
+
+// BenchmarkJSONItems decodes a page of 100 issues (about 13 KB).
+func BenchmarkJSONItems(b *testing.B) {
+	body := issuePage(100)
+	req := &http.Request{Method: http.MethodGet}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(bytes.NewReader(body)), Request: req}
+		if _, err := weblink.JSONItems[benchIssue](resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

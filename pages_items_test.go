@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -193,6 +195,13 @@ func TestJSONItems(t *testing.T) {
 		{"cut short", get, 200, `[1, 2`, nil, true},
 		{"trailing data", get, 200, `[1] [2]`, nil, true},
 		{"trailing garbage", get, 200, `[1]x`, nil, true},
+		{"trailing comma", get, 200, `[1,]`, nil, true},
+		{"only [", get, 200, `[`, nil, true},
+		{"string", get, 200, `"[1]"`, nil, true},
+		{"number", get, 200, `1`, nil, true},
+		{"null then data", get, 200, `null [1]`, nil, true},
+		{"nested", get, 200, `[[1]]`, nil, true},
+		{"null items", get, 200, `[null, 2]`, []int{0, 2}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
@@ -246,4 +255,38 @@ func TestLinksAllRel(t *testing.T) {
 	if links[0].Target != "/a" {
 		t.Errorf("AllRel shares its links with ls")
 	}
+}
+
+// FuzzJSONItems checks JSONItems, which decodes element by element, against
+// json.Unmarshal of the whole body: the same items, or an error from both
+// (a body of only whitespace is no items, where Unmarshal fails).
+func FuzzJSONItems(f *testing.F) {
+	for _, s := range []string{`[1, 2, 3]`, `[]`, `null`, ``, ` `, `[1,]`, `[`, `{"a": [1]}`, `[[1], {"a": null}]`,
+		`["a", 1.5e3, true, null]`, `[1] [2]`, `[1]x`, `[1, 2`, `"x"`, `[{"number": 1, "title": "\u00e9"}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		decode := func(body string) ([]any, error) {
+			resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body)), Request: &http.Request{Method: http.MethodGet}}
+			return weblink.JSONItems[any](resp)
+		}
+		got, err := decode(body)
+		var want []any
+		werr := json.Unmarshal([]byte(body), &want)
+		if strings.TrimLeft(body, " \t\r\n") == "" {
+			if got != nil || err != nil {
+				t.Fatalf("JSONItems(%q) = %v, %v; want no items", body, got, err)
+			}
+			return
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("JSONItems(%q): error %v; json.Unmarshal: %v", body, err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("JSONItems(%q) = %#v; json.Unmarshal: %#v", body, got, want)
+		}
+		if ints, ierr := weblink.JSONItems[int](&http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body))}); ierr != nil && ints != nil {
+			t.Fatalf("JSONItems[int](%q) = %v with error %v", body, ints, ierr)
+		}
+	})
 }

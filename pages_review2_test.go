@@ -274,3 +274,140 @@ func TestPagesRedirectsMidIteration(t *testing.T) {
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }
+
+// Every kind of early end leaves no goroutine behind once the client's
+// idle connections are closed.
+func TestPagesEarlyEndsLeakNothing(t *testing.T) {
+	b := newAPI(t, 3, nextOnly(3))
+	a := newAPI(t, 4, func(base string, p int) []string {
+		switch p {
+		case 1:
+			return []string{`</items?page=2>; rel="next"`}
+		case 2:
+			return []string{`<` + b.URL + `/items?page=1>; rel="next"`}
+		}
+		return []string{`</items?page=3>; rel="next"`}
+	}, func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Query().Get("page") {
+			case "1", "2", "3":
+				items.ServeHTTP(w, r)
+			case "4":
+				w.Header().Set("Retry-After", "3600")
+				http.Error(w, "later", http.StatusTooManyRequests)
+			default:
+				w.Write([]byte("[")) // trickles nothing more
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			}
+		})
+	})
+	refuse := errors.New("refused")
+	for _, tc := range []struct {
+		name string
+		url  string
+		opts []weblink.PageOption
+		want error
+		ctx  time.Duration // > 0: a deadline
+	}{
+		{"cross origin", "/items?page=1", nil, weblink.ErrCrossOrigin, 0},
+		{"loop", "/items?page=3", nil, weblink.ErrPageLoop, 0},
+		{"max pages", "/items?page=1", []weblink.PageOption{weblink.MaxPages(1)}, weblink.ErrMaxPages, 0},
+		{"deadline in a body", "/items?page=9", []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}, context.DeadlineExceeded, 200 * time.Millisecond},
+		{"rate limited", "/items?page=4", []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}, weblink.ErrRateLimited, 0},
+		{"BeforeNext", "/items?page=1", []weblink.PageOption{weblink.BeforeNext(func(*http.Response, *http.Request) error { return refuse })}, refuse, 0},
+		{"cross origin allowed, b ends", "/items?page=2", []weblink.PageOption{weblink.AllowCrossOrigin()}, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, tr := newClient(t)
+			before := runtime.NumGoroutine()
+			ctx := context.Background()
+			if tc.ctx > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.ctx)
+				defer cancel()
+			}
+			for _, items := range []bool{false, true} {
+				var err error
+				if items {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					_, err = collectItems(t, weblink.Items(ctx, client, req, weblink.JSONItems[int], tc.opts...))
+				} else {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					var r result
+					for resp, e := range weblink.Pages(ctx, client, req, tc.opts...) {
+						if e != nil {
+							r.err = e
+							continue
+						}
+						if _, e := io.Copy(io.Discard, resp.Body); e != nil {
+							r.err = e // the deadline, in the loop body's read
+						}
+					}
+					err = r.err
+				}
+				if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+					t.Errorf("items %v: error %v, want %v", items, err, tc.want)
+				}
+			}
+			tr.CloseIdleConnections()
+			waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+		})
+	}
+}
+
+// Over HTTP/2 too (GitHub's API speaks it): breaking out of an endless
+// page, a drain cut short by a trickling page and a cancel in a wait end
+// at once and leave no goroutine behind.
+func TestPagesHTTP2EarlyEnds(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Query().Get("page")
+		w.Header().Set("Link", `</items?page=`+p+`0>; rel="next"`)
+		switch p {
+		case "1": // endless
+			buf := make([]byte, 8192)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(buf); err != nil {
+					return
+				}
+			}
+		case "2": // trickles, then page 20 refuses for a minute
+			w.Write([]byte("["))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "20":
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "later", http.StatusTooManyRequests)
+		}
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	client := srv.Client()
+	before := runtime.NumGoroutine()
+	start := time.Now()
+	for resp, err := range weblink.Pages(context.Background(), client, getItems(t, srv.URL)) {
+		if err != nil || resp.ProtoMajor != 2 {
+			t.Fatalf("error %v, protocol %s", err, resp.Proto)
+		}
+		io.ReadFull(resp.Body, make([]byte, 50000))
+		break
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/items?page=2", nil)
+	var last error
+	pages := 0
+	for _, err := range weblink.Pages(ctx, client, req, weblink.WaitRateLimits(2*time.Minute)) {
+		pages++
+		last = err
+		if pages == 1 { // page 2: its drain is cut at 1 s, then page 20 is refused
+			time.AfterFunc(1300*time.Millisecond, cancel) // in the wait for page 20
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second || !errors.Is(last, context.Canceled) {
+		t.Errorf("took %v, error %v; want about 1.3 s and context.Canceled", d, last)
+	}
+	client.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}

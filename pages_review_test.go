@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +101,130 @@ func TestItemsDecodeDeadline(t *testing.T) {
 				t.Errorf("error %v does not match context.DeadlineExceeded", err)
 			}
 		})
+	}
+}
+
+// JSONItems holds no copy of the whole page: what it allocates per byte of
+// a large page stays near what the items themselves take.
+func TestJSONItemsMemory(t *testing.T) {
+	type issue struct {
+		Number int
+		Title  string
+	}
+	el := `{"Number":12345,"Title":"` + strings.Repeat("x", 80) + `"},`
+	var perByte []float64
+	for _, size := range []int{4 << 20, 16 << 20} {
+		body := "[" + strings.Repeat(el, size/len(el)) + `{"Number":1,"Title":""}]`
+		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body)), Request: &http.Request{Method: http.MethodGet}}
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		items, err := weblink.JSONItems[issue](resp)
+		runtime.ReadMemStats(&m1)
+		if err != nil || len(items) != size/len(el)+1 {
+			t.Fatalf("%d items, error %v", len(items), err)
+		}
+		perByte = append(perByte, float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(body)))
+	}
+	t.Logf("bytes allocated per body byte: %.2f for 4 MiB, %.2f for 16 MiB", perByte[0], perByte[1])
+	for _, b := range perByte {
+		if b > 3 {
+			t.Errorf("%.2f bytes allocated per body byte, want at most 3 (the items take about 1.3)", b)
+		}
+	}
+}
+
+// Items with a nil decode says so, before any request, rather than panic
+// on the first page.
+func TestItemsNilDecode(t *testing.T) {
+	a := newAPI(t, 2, nextOnly(2))
+	var got error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				got = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		_, got = collectItems(t, weblink.Items[int](context.Background(), nil, getItems(t, a.URL), nil))
+	}()
+	if got == nil || strings.HasPrefix(got.Error(), "panic") || len(a.requests()) != 0 {
+		t.Errorf("error %v after %d requests; want an error and none", got, len(a.requests()))
+	}
+}
+
+// The way docs/pagination.md caps a page's size: a decode function of
+// one's own around JSONItems.
+func TestItemsCappedDecode(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("[" + strings.Repeat("1,", 1<<20) + "1]"))
+	}))
+	defer srv.Close()
+	capped := func(resp *http.Response) ([]int, error) {
+		resp.Body = http.MaxBytesReader(nil, resp.Body, 64<<10)
+		return weblink.JSONItems[int](resp)
+	}
+	items, err := collectItems(t, weblink.Items(context.Background(), nil, getItems(t, srv.URL), capped))
+	var tooLarge *http.MaxBytesError
+	if len(items) != 0 || !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), srv.URL+"/items?page=1") {
+		t.Errorf("%d items, error %v; want none and a *http.MaxBytesError naming the page", len(items), err)
+	}
+}
+
+// hostileRoundTripper answers in memory as a hostile server would, for
+// hosts that only a proxy could reach.
+type hostileRoundTripper func(*http.Request) *http.Response
+
+func (f hostileRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp := f(req)
+	resp.Request = req
+	if resp.Body == nil {
+		resp.Body = http.NoBody
+	}
+	return resp, nil
+}
+
+// The origin named by ErrCrossOrigin comes from a redirect of the server:
+// it is quoted like the URLs.
+func TestPagesCrossOriginMessageEscapes(t *testing.T) {
+	const evil = "http://\u202eevil\u009b31m.example/"
+	client := &http.Client{Transport: hostileRoundTripper(func(req *http.Request) *http.Response {
+		h := http.Header{}
+		if req.URL.Host == "127.0.0.1" {
+			h.Set("Location", evil)
+			return &http.Response{StatusCode: http.StatusFound, Header: h}
+		}
+		h.Set("Link", `<http://127.0.0.2/next>; rel="next"`)
+		return &http.Response{StatusCode: http.StatusOK, Header: h, Body: io.NopCloser(strings.NewReader("[]"))}
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/items", nil)
+	r := collect(t, weblink.Pages(context.Background(), client, req))
+	if !errors.Is(r.err, weblink.ErrCrossOrigin) {
+		t.Fatalf("error %v, want ErrCrossOrigin", r.err)
+	}
+	if c, bad := unsafeInError(r.err.Error()); bad {
+		t.Errorf("message %q carries %U raw", r.err, c)
+	}
+}
+
+// An API URL is often longer than 64 bytes, and what tells its pages apart
+// is at its end: the messages keep it.
+func TestPagesErrorsNameLongURLs(t *testing.T) {
+	const query = "/items?state=open&sort=updated&direction=desc&labels=bug,help%20wanted&per_page=100&page="
+	a := newAPI(t, 36, func(base string, p int) []string {
+		return []string{`<` + query + fmt.Sprint(p+1) + `>; rel="next"`}
+	})
+	r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.MaxPages(36)))
+	if !errors.Is(r.err, weblink.ErrMaxPages) || !strings.Contains(r.err.Error(), "page=36") || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=36 and page=37", r.err)
+	}
+	r = collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL)))
+	if !errors.Is(r.err, weblink.ErrStatus) || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=37", r.err)
+	}
+	long := "/items?" + strings.Repeat("x", 5000) + "&page=2"
+	b := newAPI(t, 1, func(string, int) []string { return []string{`<` + long + `>; rel="next"`} })
+	r = collect(t, weblink.Pages(context.Background(), nil, getItems(t, b.URL)))
+	if msg := r.err.Error(); !strings.Contains(msg, "page=2") || len(msg) > 600 {
+		t.Errorf("%d-byte error %.300q...: want page=2 named in a short message", len(msg), msg)
 	}
 }
