@@ -73,10 +73,11 @@ const maxCheckProblems = 256
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
 
-// errorf prints an error on standard error.
+// errorf prints an error on standard error, without the userinfo of any
+// URL in it.
 func (c *command) errorf(format string, args ...any) {
 	c.progress.clear()
-	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
+	io.WriteString(c.stderr, "weblink: "+redactUserinfo(fmt.Sprintf(format, args...))+"\n")
 }
 
 // fail prints err, whose message may already start with "weblink: ", with

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestRedirectSendsNoReferer: a redirect to another origin carries no
+// Referer, which would give that origin the path and query of -url (an
+// access_token in the query is a credential).
+func TestRedirectSendsNoReferer(t *testing.T) {
+	other := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", `</x>; rel=alternate`)
+	})
+	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.srv.URL+"/landed", http.StatusFound)
+	})
+	for _, mode := range [][]string{{}, {"-discover"}} {
+		args := append([]string{"-url", home.srv.URL + "/away?access_token=QS3CRET"}, mode...)
+		r := runCmd(t, "", args...)
+		if r.code != exitOK {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	paths, got := other.requests()
+	if len(got) == 0 {
+		t.Fatal("the redirect was not followed")
+	}
+	for i, h := range got {
+		if ref := h.Get("Referer"); ref != "" {
+			t.Errorf("%s got Referer %q", paths[i], ref)
+		}
+	}
+}
+
+// TestServerUserinfoNotShown: a URL with userinfo that the server sends
+// (a Location, and so a redirect error) is not shown with it in any
+// message of -url, -all or -discover.
+func TestServerUserinfoNotShown(t *testing.T) {
+	var home string // the server's URL, for its Location fields
+	u := rawServer(t, func(path string) string {
+		loc := ""
+		switch path {
+		case "/badloc":
+			loc = "http://tok3n:pw0rd@127.0.0.1:1/%zz"
+		case "/loop":
+			loc = "http://tok3n:pw0rd@" + strings.TrimPrefix(home, "http://") + "/loop"
+		case "/missing":
+			loc = "http://tok3n:pw0rd@" + strings.TrimPrefix(home, "http://") + "/404"
+		default:
+			return "HTTP/1.1 404 Not Found\r\nLink: </x>; rel=alternate\r\nContent-Length: 0\r\n\r\n"
+		}
+		return "HTTP/1.1 302 Found\r\nLocation: " + loc + "\r\nContent-Length: 0\r\n\r\n"
+	})
+	home = u
+	for _, path := range []string{"/badloc", "/loop", "/missing"} {
+		for _, mode := range [][]string{{}, {"-all"}, {"-discover"}, {"-json"}} {
+			args := append([]string{"-url", u + path}, mode...)
+			r := runCmd(t, "", args...)
+			if r.code != exitNone {
+				t.Errorf("%q: exit %d, want %d", args, r.code, exitNone)
+			}
+			out := r.stdout + r.stderr
+			if out == "" {
+				t.Errorf("%q: no output", args)
+			}
+			for _, s := range []string{"tok3n", "pw0rd", "xxxxx", "***"} {
+				if strings.Contains(out, s) {
+					t.Errorf("%q: output shows %q:\n%s", args, s, out)
+				}
+			}
+		}
+	}
+}
+
+func TestRedactUserinfo(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"no url here", "no url here"},
+		{"mailto:a@b.example", "mailto:a@b.example"},
+		{"http://e.x/a@b", "http://e.x/a@b"},
+		{"http://u:p@e.x/", "http://e.x/"},
+		{"http://u:p@e.x", "http://e.x"},
+		{`Get "http://tok:***@e.x:8/slow": timeout`, `Get "http://e.x:8/slow": timeout`},
+		{`header "http://a:b@x/%zz": parse "http://a:b@x/%zz"`, `header "http://x/%zz": parse "http://x/%zz"`},
+		{"//u@h?q=//v@w#//x@y", "//h?q=//w#//y"},
+		{"http://a@b@c/", "http://c/"},
+		{`http://\u009b@e.x/`, "http://e.x/"},
+		{"<http://u:p@e.x> and <https://v@f.x>", "<http://e.x> and <https://f.x>"},
+	} {
+		if got := redactUserinfo(c.in); got != c.want {
+			t.Errorf("redactUserinfo(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
