@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRedirectSendsNoReferer: a redirect to another origin carries no
@@ -92,5 +96,58 @@ func TestRedactUserinfo(t *testing.T) {
 		if got := redactUserinfo(c.in); got != c.want {
 			t.Errorf("redactUserinfo(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestDiscoverFailsLikeURL: -discover words a failed fetch as -url does
+// (a status, a -timeout, a refused connection), in one line: no "no links
+// found" after it.
+func TestDiscoverFailsLikeURL(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow":
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		case "/teapot":
+			w.WriteHeader(http.StatusTeapot)
+		}
+	})
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	for _, u := range []string{srv.srv.URL + "/slow", srv.srv.URL + "/teapot", closed.URL + "/x"} {
+		url := runCmd(t, "", "-url", u, "-timeout", "200ms")
+		disc := runCmd(t, "", "-url", u, "-timeout", "200ms", "-discover")
+		disc.want(t, exitNone, "")
+		want := strings.Replace(url.stderr, "weblink: HEAD ", "weblink: GET ", 1)
+		if disc.stderr != want || strings.Count(want, "\n") != 1 {
+			t.Errorf("-discover %s: stderr\n%q\nwant (as -url says it)\n%q", u, disc.stderr, want)
+		}
+	}
+}
+
+// TestDiscoverInterrupted: an interrupt (the context of main) ends
+// -discover; before, the request did not see it and an interrupt waited
+// for -timeout.
+func TestDiscoverInterrupted(t *testing.T) {
+	arrived := make(chan struct{}, 1)
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-r.Context().Done()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-arrived
+		cancel()
+	}()
+	var stdout, stderr bytes.Buffer
+	code := runEnv(ctx, []string{"-url", srv.srv.URL + "/slow", "-discover", "-timeout", "1h"},
+		env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, now: time.Now})
+	if code != exitNone || stdout.Len() != 0 || stderr.String() != "weblink: interrupted after 0 pages\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
