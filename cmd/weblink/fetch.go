@@ -133,6 +133,10 @@ func (c *command) fetchError(err error) error {
 		if errors.As(err, &ne) && ne.Timeout() {
 			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
 		}
+		if strings.Contains(ue.Err.Error(), "server response headers exceeded") {
+			// net/http has no error value for it.
+			return fmt.Errorf("%s: the response head is larger than 1 MiB", where)
+		}
 		return fmt.Errorf("%s: %v", where, ue.Err)
 	}
 	return err

@@ -151,3 +151,26 @@ func TestDiscoverInterrupted(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestHugeResponseHead: -url reads at most 1 MiB of a response head, as
+// it reads of standard input; net/http alone accepts 10 MiB, whose "<>,"
+// links cost the command over 2 GB of memory and 20 s.
+func TestHugeResponseHead(t *testing.T) {
+	big := "HTTP/1.1 200 OK\r\nLink: " + strings.Repeat("<>,", 400_000) + "\r\nContent-Length: 0\r\n\r\n"
+	u := rawServer(t, func(path string) string {
+		if path == "/small" {
+			return "HTTP/1.1 200 OK\r\nLink: " + strings.Repeat("<a>; rel=next,", 70_000) + "\r\nContent-Length: 0\r\n\r\n"
+		}
+		return big
+	})
+	r := runCmd(t, "", "-url", u+"/big", "-rel", "next")
+	r.want(t, exitNone, "")
+	if want := "weblink: HEAD " + u + "/big: the response head is larger than 1 MiB\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	// Just under 1 MiB is read.
+	r = runCmd(t, "", "-url", u+"/small", "-rel", "next")
+	if r.code != exitOK || strings.Count(r.stdout, "\n") != 70_000 {
+		t.Errorf("exit %d, %d lines, stderr %q", r.code, strings.Count(r.stdout, "\n"), r.stderr)
+	}
+}
