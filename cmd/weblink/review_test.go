@@ -174,3 +174,20 @@ func TestHugeResponseHead(t *testing.T) {
 		t.Errorf("exit %d, %d lines, stderr %q", r.code, strings.Count(r.stdout, "\n"), r.stderr)
 	}
 }
+
+// TestRequestHeaderErrorHidesValue: a wrong -H is reported without its
+// value, which is often a token (here with the CR of a file with CRLF line
+// ends, or without the name).
+func TestRequestHeaderErrorHidesValue(t *testing.T) {
+	for _, c := range []struct{ h, msg string }{
+		{"Authorization: Bearer S3CRET\r", "weblink: -H: the value of Authorization holds a control character\n"},
+		{"Bearer S3CRET", "weblink: -H: want \"Name: value\", such as \"Authorization: Bearer $TOKEN\"\n"},
+		{"Authorization=S3CRET", "weblink: -H: want \"Name: value\", such as \"Authorization: Bearer $TOKEN\"\n"},
+	} {
+		r := runCmd(t, "", "-url", "http://127.0.0.1:1/", "-H", c.h)
+		r.want(t, exitProblem, "")
+		if want := c.msg + "Run weblink -h for usage.\n"; r.stderr != want {
+			t.Errorf("-H %q: stderr %q, want %q", c.h, r.stderr, want)
+		}
+	}
+}
