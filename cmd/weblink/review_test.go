@@ -191,3 +191,22 @@ func TestRequestHeaderErrorHidesValue(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUnregisteredOnce: a relation type that Check reports as an
+// error (not a registered name's syntax nor a URI) is not reported again
+// as an unregistered warning, whose %q of the escaped name doubled every
+// backslash ("\\u009b"); a well-formed unregistered name is a warning.
+func TestCheckUnregisteredOnce(t *testing.T) {
+	r := runCmd(t, "", "-check", "<a>; rel=\"Foo_x fo\u009b foo\"")
+	if r.code != exitProblem || strings.Count(r.stdout, ": error: rel ") != 2 ||
+		strings.Count(r.stdout, "warning:") != 1 || strings.Contains(r.stdout, `\\`) ||
+		!strings.Contains(r.stdout, `link 1 <a>: warning: relation type "foo" is not registered and not a URI`) ||
+		!strings.HasSuffix(r.stdout, "1 link: 2 errors, 1 warning\n") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	// A linkset+json document: the error is Validate's.
+	r = runCmd(t, `{"linkset":[{"anchor":"https://e.x/","Foo_x":[{"href":"/a"}],"foo":[{"href":"/b"}]}]}`, "-check")
+	if r.code != exitProblem || strings.Count(r.stdout, "warning:") != 1 || !strings.HasSuffix(r.stdout, "2 links: 1 error, 1 warning\n") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
