@@ -73,10 +73,11 @@ const maxCheckProblems = 256
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
 
-// errorf prints an error on standard error.
+// errorf prints an error on standard error, without the userinfo of any
+// URL in it.
 func (c *command) errorf(format string, args ...any) {
 	c.progress.clear()
-	fmt.Fprintf(c.stderr, "weblink: "+format+"\n", args...)
+	io.WriteString(c.stderr, "weblink: "+redactUserinfo(fmt.Sprintf(format, args...))+"\n")
 }
 
 // fail prints err, whose message may already start with "weblink: ", with
@@ -238,8 +239,8 @@ func (c *command) problem(label string, err error) {
 
 // validate prints, for the links of a linkset+json document (whose field
 // values Check has not seen), what Link.Validate finds in each link, and for
-// every link the relation types that are neither registered nor URIs as
-// warnings.
+// every link the well-formed relation types that are neither registered nor
+// URIs as warnings (a malformed one is an error already).
 func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
@@ -253,12 +254,18 @@ func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 			}
 		}
 		for _, r := range l.Unregistered() {
-			if r == "" {
-				continue
+			if r == "" || !wellFormedRel(r) {
+				continue // Check or Validate reported it as an error
 			}
-			fmt.Fprintf(c.out, "%s: %s: relation type %q is not registered and not a URI\n", name, c.severity(true), clean(shorten(r)))
+			fmt.Fprintf(c.out, "%s: %s: relation type %q is not registered and not a URI\n", name, c.severity(true), shorten(r))
 		}
 	}
+}
+
+// wellFormedRel reports whether r is a relation type that Link.Validate
+// accepts: the syntax of a registered name, or a URI.
+func wellFormedRel(r string) bool {
+	return weblink.Link{Target: "/", Rel: []string{r}}.Validate() == nil
 }
 
 // finish prints what is printed once at the end and returns the exit

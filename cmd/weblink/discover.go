@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -19,10 +18,11 @@ import (
 // matching target is printed (the endpoint, the hub). The table has a
 // SOURCE column: header, link, a, area, feed or linkset. Problems that did
 // not stop the discovery are printed on standard error; a response that is
-// not 2xx shows its header links and then fails.
+// not 2xx shows its header links and then fails. Failures are worded as
+// -url words them (fetchError).
 func (c *command) discoverLinks() error {
 	var sources []string
-	ctx := linksource.With(context.Background(), &sources)
+	ctx := linksource.With(c.ctx, &sources)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.opts.url, nil)
 	if err != nil {
 		return err
@@ -30,6 +30,9 @@ func (c *command) discoverLinks() error {
 	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 	links, err := discover.Links(ctx, c.client, req, discover.Hyperlinks(), discover.FollowLinksets())
 	var status *weblink.StatusError
+	if err != nil && len(links) == 0 && !errors.As(err, &status) {
+		return c.fetchError(err) // the request failed: nothing to show
+	}
 	for _, e := range leaves(err) {
 		if !errors.As(e, &status) {
 			c.fail(e)
@@ -54,7 +57,7 @@ func (c *command) discoverLinks() error {
 		c.sourceTable(links, sources)
 	}
 	if status != nil {
-		return status
+		return c.fetchError(status)
 	}
 	return nil
 }

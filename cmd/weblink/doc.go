@@ -27,8 +27,8 @@
 //
 //	-url URL
 //	    fetch URL (HEAD, or GET when the server answers HEAD with 405 or 501)
-//	    and read the Link header fields of the response; targets resolve against
-//	    the URL after redirects
+//	    and read the Link header fields of the response (at most 1 MiB of its
+//	    head); targets resolve against the URL after redirects
 //	    $ weblink -url https://api.example.com/items
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,
@@ -89,8 +89,8 @@
 // With -all, the table, -rel and -format print each page as it arrives; -json
 // writes its document and -check its summary at the end.
 //
-// Exit status: 0 success; 1 no links found, -rel matched nothing, input larger
-// than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a usage
-// error or problems found by -check. Errors go to standard error, prefixed
+// Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
+// response head larger than 1 MiB, or a fetch failed (a status other than 2xx
+// included); 2 a usage error or problems found by -check. Errors go to standard error, prefixed
 // "weblink: ".
 package main

@@ -45,7 +45,7 @@ func (c *command) fetch() error {
 				break
 			}
 			if err != nil {
-				return c.fetchError(resp, err)
+				return c.fetchError(err)
 			}
 			c.progress.clear()
 			c.show(responseSource(resp))
@@ -89,17 +89,17 @@ func responseSource(resp *http.Response) source {
 }
 
 // fetchError returns the command's message for err, which a fetch ended
-// with; resp is the response that came with it, if any. The library's
-// errors are told apart with errors.Is and errors.As and said in the
-// command's terms (its flags, not the library's options). A status that
-// is not 2xx is worded the same for -url and -all; the reason phrase is the
-// server's, so it is quoted when it is not printable ASCII.
-func (c *command) fetchError(resp *http.Response, err error) error {
+// with. The library's errors are told apart with errors.Is and errors.As
+// and said in the command's terms (its flags, not the library's options).
+// A status that is not 2xx is worded the same for -url, -all and
+// -discover; the reason phrase is the server's, so it is quoted when it is
+// not printable ASCII.
+func (c *command) fetchError(err error) error {
 	var se *weblink.StatusError
-	if resp != nil && resp.Request != nil && errors.As(err, &se) {
-		code := strconv.Itoa(resp.StatusCode)
-		msg := showURL(resp.Request.URL) + " answered " + code
-		if reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, code)); reason != "" {
+	if errors.As(err, &se) {
+		code := strconv.Itoa(se.StatusCode)
+		msg := clean(withoutUserinfo(se.URL)) + " answered " + code
+		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
 		return errors.New(msg)
@@ -132,6 +132,10 @@ func (c *command) fetchError(resp *http.Response, err error) error {
 		where := strings.ToUpper(ue.Op) + " " + clean(withoutUserinfo(ue.URL))
 		if errors.As(err, &ne) && ne.Timeout() {
 			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
+		}
+		if strings.Contains(ue.Err.Error(), "server response headers exceeded") {
+			// net/http has no error value for it.
+			return fmt.Errorf("%s: the response head is larger than 1 MiB", where)
 		}
 		return fmt.Errorf("%s: %v", where, ue.Err)
 	}

@@ -28,8 +28,9 @@ type options struct {
 	headers  http.Header   // -H, each repeated
 	timeout  time.Duration // for each request
 
-	baseURL *url.URL      // base, parsed, without userinfo; nil when not given
-	user    *url.Userinfo // the userinfo of -url, which url no longer holds
+	baseURL   *url.URL      // base, parsed, without userinfo; nil when not given
+	user      *url.Userinfo // the userinfo of -url, which url no longer holds
+	headerErr error         // what is wrong with a -H, said without its value
 }
 
 // newFlagSet returns the flag set that fills o.
@@ -39,7 +40,10 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.url, "url", "", flagHelp("url"))
 	fs.BoolVar(&o.all, "all", false, flagHelp("all"))
 	fs.IntVar(&o.maxPages, "max-pages", 1000, flagHelp("max-pages"))
-	fs.Func("H", flagHelp("H"), func(s string) error { return o.addHeader(s) })
+	fs.Func("H", flagHelp("H"), func(s string) error {
+		o.headerErr = o.addHeader(s)
+		return o.headerErr
+	})
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
@@ -120,9 +124,13 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	fs := newFlagSet(&o)
 	flags, values := splitArgs(fs, args)
 	if err := fs.Parse(flags); err != nil || o.help {
-		if o.help || errors.Is(err, flag.ErrHelp) {
+		switch {
+		case o.help || errors.Is(err, flag.ErrHelp):
 			io.WriteString(stdout, helpText(fs))
 			return o, nil, exitOK, false
+		case o.headerErr != nil:
+			// The flag package would quote the value, often a token.
+			return o, nil, usageError(stderr, "-H: "+o.headerErr.Error()), false
 		}
 		return o, nil, usageError(stderr, err.Error()), false
 	}

@@ -110,8 +110,8 @@ func TestRequestHeaderErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"-url", "http://127.0.0.1:1/", "-H", "no colon"}, `invalid value "no colon" for flag -H: want "Name: value"`},
-		{[]string{"-url", "http://127.0.0.1:1/", "-H", "Bad Name: x"}, `for flag -H: want "Name: value"`},
+		{[]string{"-url", "http://127.0.0.1:1/", "-H", "no colon"}, `-H: want "Name: value"`},
+		{[]string{"-url", "http://127.0.0.1:1/", "-H", "Bad Name: x"}, `-H: want "Name: value"`},
 		{[]string{"-url", "http://127.0.0.1:1/", "-H", "X: a\r\nY: b"}, "the value of X holds a control character"},
 		{[]string{"-H", "X: a", "<a>; rel=next"}, "-H needs -url"},
 		{[]string{"-url", "http://127.0.0.1:1/", "-timeout", "0"}, "-timeout must be more than 0"},

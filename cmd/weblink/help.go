@@ -37,7 +37,7 @@ lines may end in CRLF or LF.
 // flag's usage string, with the name of its argument in back quotes (as
 // flag.UnquoteUsage reads it); example is a command line that uses it.
 var flagDocs = []struct{ name, help, example string }{
-	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response; targets resolve against the URL after redirects",
+	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response (at most 1 MiB of its head); targets resolve against the URL after redirects",
 		"weblink -url https://api.example.com/items"},
 	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line (not with NO_COLOR or TERM=dumb)`,
 		"weblink -url https://api.example.com/items -all -rel item"},
@@ -73,9 +73,9 @@ userinfo of -url and -base (user:password@) is never printed.
 With -all, the table, -rel and -format print each page as it arrives; -json
 writes its document and -check its summary at the end.
 
-Exit status: 0 success; 1 no links found, -rel matched nothing, input larger
-than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a usage
-error or problems found by -check. Errors go to standard error, prefixed
+Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
+response head larger than 1 MiB, or a fetch failed (a status other than 2xx
+included); 2 a usage error or problems found by -check. Errors go to standard error, prefixed
 "weblink: ".
 `
 

@@ -50,9 +50,20 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin. It does not modify req.
+// origin. A request to another origin goes without Referer, which net/http
+// sets on redirects to the URL redirected from: its path and query (an
+// access_token=...) are the user's, not the other origin's. It does not
+// modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
-	if (c.user == nil && len(c.headers) == 0) || !sameOrigin(originOf(req.URL), c.home) {
+	if !sameOrigin(originOf(req.URL), c.home) {
+		if req.Header.Get("Referer") == "" {
+			return c.base.RoundTrip(req)
+		}
+		r := req.Clone(req.Context())
+		r.Header.Del("Referer")
+		return c.base.RoundTrip(r)
+	}
+	if c.user == nil && len(c.headers) == 0 {
 		return c.base.RoundTrip(req)
 	}
 	r := req.Clone(req.Context())
@@ -75,17 +86,55 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 // "//", the text before the first "/", "?" or "#" is taken for the
 // authority, as a user who left out the scheme meant it.
 func withoutUserinfo(s string) string {
-	start := 0
-	if i := strings.Index(s, "//"); i >= 0 {
-		start = i + 2
+	if strings.Contains(s, "//") {
+		return redactUserinfo(s)
 	}
-	authority := s[start:]
-	if j := strings.IndexAny(authority, "/?#"); j >= 0 {
-		authority = authority[:j]
+	if at := userinfoEnd(s); at > 0 {
+		return s[at:]
 	}
-	at := strings.LastIndexByte(authority, '@')
-	if at < 0 {
-		return s
+	return s
+}
+
+// redactUserinfo returns msg, a message, with the userinfo taken out of
+// every URL in it that has an authority ("//host"): net/http's errors
+// quote a Location as the server sent it ("failed to parse Location
+// header ...") and the URL of a redirect with its user name or password.
+func redactUserinfo(msg string) string {
+	var b strings.Builder
+	done := 0 // msg[:done] is in b
+	for i := 0; ; {
+		j := strings.Index(msg[i:], "//")
+		if j < 0 {
+			break
+		}
+		start := i + j + 2
+		if at := userinfoEnd(msg[start:]); at > 0 {
+			b.WriteString(msg[done:start])
+			done = start + at
+		}
+		i = start
 	}
-	return s[:start] + s[start+at+1:]
+	if done == 0 {
+		return msg
+	}
+	b.WriteString(msg[done:])
+	return b.String()
+}
+
+// userinfoEnd returns the length of the userinfo at the start of s, an
+// authority, with its "@"; 0 when it has none. The authority ends at "/",
+// "?" or "#" (RFC 3986 §3.2), and in a message also at what cannot be in
+// a URL: whitespace, quotes, angle brackets and controls.
+func userinfoEnd(s string) int {
+	at := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '@':
+			at = i + 1
+		case c == '/' || c == '?' || c == '#' || c <= ' ' || c == 0x7f ||
+			c == '"' || c == '\'' || c == '<' || c == '>':
+			return at
+		}
+	}
+	return at
 }
