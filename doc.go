@@ -174,8 +174,10 @@
 //     resolved against the base URI, never against the anchor (RFC 8288
 //     §3.2). An empty Anchor means the default context and stays empty.
 //  23. For a response, the base URI is the URL of the request that produced
-//     it, after redirects ([ParseResponse]); a base URI in the body is not
-//     used. A target or anchor that net/url cannot parse is left as written
+//     it, after redirects ([ParseResponse]), as its target URI: without the
+//     user information and fragment of the request URL, which RFC 9110
+//     §4.2.4 and §7.1 keep out of requests (so a password in the URL never
+//     reaches the links). A base URI in the body is not used. A target or anchor that net/url cannot parse is left as written
 //     by [Links.Resolve], and ParseResponse reports it as a [*ResolveError].
 //
 // # Validate

@@ -130,9 +130,14 @@ func (p *Parser) reset(n int) {
 // ParseResponse parses the Link header fields of resp ([ParseHeader]) and
 // resolves every target and anchor against the URL of the request that
 // produced the response, after redirects (RFC 8288 §3.1 and §3.2, RFC 3986
-// §5.1.3). A base URI in the body is not used. When resp.Request is nil, the
-// links are returned as written. A target or anchor that cannot be parsed as
-// a URI reference is left as written and reported as a [*ResolveError].
+// §5.1.3). A base URI in the body is not used. The base is the target URI
+// of that request as RFC 9110 §4.2.4 and §7.1 define it: without the user
+// information and the fragment of the request URL, which are never sent, so
+// that a password in the URL a client fetched never shows up in the links
+// and an empty target means the resource itself. When resp.Request is nil,
+// the links are returned as written. A target or anchor that cannot be
+// parsed as a URI reference is left as written and reported as a
+// [*ResolveError].
 func ParseResponse(resp *http.Response) (Links, error) {
 	if resp == nil {
 		return nil, errors.New("weblink: ParseResponse called with a nil *http.Response")
@@ -141,7 +146,13 @@ func ParseResponse(resp *http.Response) (Links, error) {
 	if resp.Request == nil || resp.Request.URL == nil {
 		return links, err
 	}
-	links, rerr := links.resolve(resp.Request.URL)
+	base := resp.Request.URL
+	if base.User != nil || base.Fragment != "" || base.RawFragment != "" {
+		target := *base
+		target.User, target.Fragment, target.RawFragment = nil, "", ""
+		base = &target
+	}
+	links, rerr := links.resolve(base)
 	return links, errors.Join(err, rerr)
 }
 

@@ -336,6 +336,32 @@ func TestParseResponse(t *testing.T) {
 	}
 }
 
+// TestParseResponseTargetURI: the base is the request's target URI (RFC 9110
+// §4.2.4, §7.1), so the user information and the fragment of the request URL
+// reach no link, and the request URL is not changed.
+func TestParseResponseTargetURI(t *testing.T) {
+	req, _ := http.NewRequest("GET", "https://alice:s3cret@api.example.com/v1/items?page=2#top", nil)
+	resp := &http.Response{Header: http.Header{"Link": {`</v1/items?page=3>; rel="next", <>; rel=self, <#x>; rel=section, <https://bob:pw@cdn.example/x>; rel=preload`}}, Request: req}
+	got, err := ParseResponse(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"https://api.example.com/v1/items?page=3",
+		"https://api.example.com/v1/items?page=2",
+		"https://api.example.com/v1/items?page=2#x",
+		"https://bob:pw@cdn.example/x", // as the server wrote it
+	}
+	for i, l := range got {
+		if l.Target != want[i] {
+			t.Errorf("link %d: target %q, want %q", i, l.Target, want[i])
+		}
+	}
+	if req.URL.User == nil || req.URL.Fragment != "top" {
+		t.Errorf("ParseResponse changed the request URL to %v", req.URL)
+	}
+}
+
 func TestEqualFoldASCIIOnly(t *testing.T) {
 	l := Link{Rel: []string{"k"}, Params: []Param{{Name: "k"}}}
 	if l.HasRel("\u212a") { // KELVIN SIGN
