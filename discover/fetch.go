@@ -397,7 +397,11 @@ func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() 
 
 // redacted is u as a string without its password and fragment, for a
 // *weblink.StatusError.
-func redacted(u *url.URL) string { return withoutFragmentURL(u).Redacted() }
+func redacted(u *url.URL) string {
+	v := *withoutFragmentURL(u)
+	v.User = nil // the user name is often a token, not only the password
+	return v.String()
+}
 
 // showURL is u for an error message: redacted, quoted and shortened.
 func showURL(u *url.URL) string { return quote(redacted(u)) }

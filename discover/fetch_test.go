@@ -170,6 +170,23 @@ func TestLinksStatus(t *testing.T) {
 	}
 }
 
+// TestLinksStatusWithoutUserinfo: the URL of a StatusError and of every
+// message has no user information, neither password nor user name (often a
+// token).
+func TestLinksStatusWithoutUserinfo(t *testing.T) {
+	srv := httptest.NewServer(respond(404, "text/html", "", ""))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://tok3n:s3cret@", 1) + "/missing"
+	_, err := get(t, u)
+	var se *weblink.StatusError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v; want a *weblink.StatusError", err)
+	}
+	if se.URL != srv.URL+"/missing" || strings.Contains(err.Error(), "tok3n") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("StatusError.URL %q, error %q: want no userinfo", se.URL, err)
+	}
+}
+
 // TestLinksHeaderErrors checks that a malformed header keeps its good
 // links and reports the bad one, and that the body is still read.
 func TestLinksHeaderErrors(t *testing.T) {
