@@ -158,7 +158,12 @@
 //
 // [Link.Validate] reports what a link about to be sent gets wrong, and
 // [Link.Unregistered] the relation types that are neither registered nor
-// URIs.
+// URIs. [Check] reads a whole field value as a sender wrote it and reports,
+// with byte offsets, what RFC 8288 and RFC 9110 forbid senders but Parse
+// tolerates, every Validate problem, and links that are allowed but will not
+// work as meant (a preload without as, a font preload without crossorigin).
+// [Parser] is Parse for hot paths: it reuses the memory of its previous
+// result.
 //
 // [Middleware], [EarlyHints], [EarlyHintsMiddleware] and [EarlyHintsFunc]
 // add links to the responses of a net/http server (with 103 Early Hints
