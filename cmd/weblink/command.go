@@ -244,7 +244,7 @@ func (c *command) problem(label string, err error) {
 func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
-		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
+		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(redactUserinfo(l.Target))) + ">"
 		if i < hints {
 			name += " " + fromHints
 		}

@@ -83,7 +83,7 @@ func (c *command) sourceTable(links weblink.Links, sources []string) {
 		if i < len(sources) {
 			src = sources[i]
 		}
-		row := []string{src, c.relCell(l).text, clean(l.Target), clean(title(l)), clean(attributes(l))}
+		row := []string{src, c.relCell(l).text, plain(l.Target).text, clean(title(l)), plain(attributes(l)).text}
 		for j, cl := range row {
 			used[j] = used[j] || cl != ""
 		}

@@ -68,7 +68,9 @@ is neither registered nor a URI is marked "?"), target, title (with its
 language) and other attributes. Colour is used only when standard output is
 a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 terminal would act on is escaped in every mode; -rel percent-encodes it. The
-userinfo of -url and -base (user:password@) is never printed.
+userinfo of -url and -base (user:password@) is never printed; the table and
+the messages show no URL with its userinfo, while -rel, -format and -json
+print the links as they were sent.
 
 With -all, the table, -rel and -format print each page as it arrives; -json
 writes its document and -check its summary at the end.

@@ -210,3 +210,28 @@ func TestCheckUnregisteredOnce(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestTableHidesServerUserinfo: the table, the -discover table and the
+// link names of -check show a server's targets and anchors without their
+// userinfo; -rel, -format and -json give the links as sent, for programs,
+// and the excerpts of -check the field value as written.
+func TestTableHidesServerUserinfo(t *testing.T) {
+	const links = "<http://tok3n:pw0rd@127.0.0.1:1/2>; rel=next; anchor=\"http://tok3n@127.0.0.1:1/\", <http://tok3n:pw0rd@127.0.0.1:1/f>; rel=foo"
+	u := rawServer(t, func(path string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nLink: " + links + "\r\nContent-Length: 0\r\n\r\n"
+	})
+	for _, args := range [][]string{
+		{"-url", u + "/1"},
+		{"-url", u + "/1", "-discover"},
+		{"-url", u + "/1", "-check"},
+		{links},
+		{"-check", links},
+	} {
+		r := runCmd(t, "", args...)
+		if r.stdout == "" || strings.Contains(r.stdout+r.stderr, "tok3n") || strings.Contains(r.stdout+r.stderr, "pw0rd") {
+			t.Errorf("%q: exit %d, output shows the userinfo:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runCmd(t, "", "-rel", "next", links)
+	r.want(t, exitOK, "http://tok3n:pw0rd@127.0.0.1:1/2\n")
+}
