@@ -235,3 +235,18 @@ func TestTableHidesServerUserinfo(t *testing.T) {
 	r := runCmd(t, "", "-rel", "next", links)
 	r.want(t, exitOK, "http://tok3n:pw0rd@127.0.0.1:1/2\n")
 }
+
+// TestJSONLeavesOutSummarised: -json names the first links it leaves out
+// and counts the rest in one line; 349 000 "<>," in 1 MiB gave as many
+// lines on standard error.
+func TestJSONLeavesOutSummarised(t *testing.T) {
+	in := strings.Repeat("<>,", 1000) + "<a>; rel=next"
+	r := runCmd(t, in, "-json")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"next"`) {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	if len(lines) != maxReported+1 || lines[len(lines)-1] != "weblink: -json leaves out 990 more links" {
+		t.Errorf("%d lines on stderr, ending %q", len(lines), lines[len(lines)-1])
+	}
+}
