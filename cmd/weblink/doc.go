@@ -73,7 +73,8 @@
 //	    with -url: GET the resource and list the links of its header and of its
 //	    body (HTML, Atom/RSS feeds, linksets) together, with where each came
 //	    from; with -rel, print the first match, which is the endpoint that
-//	    Webmention and WebSub discovery ask for
+//	    Webmention and WebSub discovery ask for; not with -all, -check or
+//	    -format
 //	    $ weblink -url https://example.com/post -discover -rel webmention
 //	-h
 //	    print this help

@@ -57,7 +57,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"curl -sI https://example.com/ | weblink -check"},
 	{"format", "print each link as one link-value per line, as weblink would send it",
 		"weblink -format '<https://example.com/>; REL=Next'"},
-	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for",
+	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for; not with -all, -check or -format",
 		"weblink -url https://example.com/post -discover -rel webmention"},
 	{"h", "print this help", "weblink -h"},
 }
