@@ -146,9 +146,14 @@ func (c *command) fetchError(err error) error {
 // holds credentials (a token as the user name, or a password), and with
 // what a terminal would interpret escaped.
 func showURL(u *url.URL) string {
+	return clean(withoutUser(u))
+}
+
+// withoutUser returns u without its userinfo.
+func withoutUser(u *url.URL) string {
 	v := *u
 	v.User = nil
-	return clean(v.String())
+	return v.String()
 }
 
 // quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes

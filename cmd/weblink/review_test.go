@@ -250,3 +250,23 @@ func TestJSONLeavesOutSummarised(t *testing.T) {
 		t.Errorf("%d lines on stderr, ending %q", len(lines), lines[len(lines)-1])
 	}
 }
+
+// TestDiscoverJSONAnchorAfterRedirect: -discover -json anchors the links
+// at the URL they came from after redirects, as -url -json does (they
+// were anchored at -url, which redirected elsewhere).
+func TestDiscoverJSONAnchorAfterRedirect(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		w.Header().Set("Link", "</x>; rel=alternate")
+	})
+	want := `{"linkset":[{"anchor":"` + srv.srv.URL + `/new","alternate":[{"href":"` + srv.srv.URL + `/x"}]}]}`
+	for _, mode := range [][]string{{"-json"}, {"-json", "-discover"}} {
+		r := runCmd(t, "", append([]string{"-url", srv.srv.URL + "/old"}, mode...)...)
+		if got := strings.Join(strings.Fields(r.stdout), ""); r.code != exitOK || got != want {
+			t.Errorf("%q: exit %d, stdout %s; want %s", mode, r.code, got, want)
+		}
+	}
+}
