@@ -73,7 +73,8 @@ the messages show no URL with its userinfo, while -rel, -format and -json
 print the links as they were sent.
 
 With -all, the table, -rel and -format print each page as it arrives; -json
-writes its document and -check its summary at the end.
+writes its document and -check its summary at the end. -json stops with an
+error after the page that brings its links to more than 100000.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
 response head larger than 1 MiB, or a fetch failed (a status other than 2xx

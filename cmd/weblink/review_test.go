@@ -270,3 +270,22 @@ func TestDiscoverJSONAnchorAfterRedirect(t *testing.T) {
 		}
 	}
 }
+
+// TestAllJSONBounded: -all -json keeps its document in memory, so an
+// endless chain of pages full of links ends at maxJSONLinks with an error
+// (and the document of the links so far), not at -max-pages: 1000 pages of
+// 1 MiB heads would hold about 80 GB.
+func TestAllJSONBounded(t *testing.T) {
+	links := strings.Repeat("<a>; rel=x,", 20_000)
+	u := rawServer(t, func(path string) string {
+		return "HTTP/1.1 200 OK\r\nLink: " + links + "<" + path + "x>; rel=next\r\nContent-Length: 0\r\n\r\n"
+	})
+	r := runCmd(t, "", "-url", u+"/p", "-all", "-json")
+	if r.code != exitNone || !strings.HasPrefix(r.stdout, "{") {
+		t.Errorf("exit %d, stdout %.100q", r.code, r.stdout)
+	}
+	want := "weblink: stopped after 5 pages: -json holds its document in memory, and these pages have more than 100000 links; -format and the table print each page as it arrives\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
