@@ -244,7 +244,7 @@ func (c *command) problem(label string, err error) {
 func (c *command) validate(links weblink.Links, hints int, fromJSON bool) {
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range links {
-		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(l.Target)) + ">"
+		name := "link " + strconv.Itoa(c.links-len(links)+i+1) + " <" + clean(shorten(redactUserinfo(l.Target))) + ">"
 		if i < hints {
 			name += " " + fromHints
 		}
@@ -308,23 +308,30 @@ func (c *command) finish() int {
 
 // writeJSON prints the links as an application/linkset+json document
 // (RFC 9264 §4.2). A link the format cannot represent (one without a
-// relation type, say) is left out with a warning on standard error.
+// relation type, say) is left out with a warning on standard error; after
+// maxReported of them, one line counts the rest.
 func (c *command) writeJSON() error {
 	doc, err := c.collected.MarshalJSON()
 	if err != nil {
 		var ok weblink.Links
+		left := 0 // links left out
 		for _, l := range c.collected {
 			_, err := (weblink.Links{l}).MarshalJSON()
 			var le *weblink.LinksetError
 			if errors.As(err, &le) {
-				reason := le.Msg
-				if !hasRel(l) {
-					reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+				if left++; left <= maxReported {
+					reason := le.Msg
+					if !hasRel(l) {
+						reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+					}
+					c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
 				}
-				c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
 				continue
 			}
 			ok = append(ok, l)
+		}
+		if more := left - maxReported; more > 0 {
+			c.errorf("-json leaves out %d more %s", more, plural(more, "link"))
 		}
 		if doc, err = ok.MarshalJSON(); err != nil {
 			return err
@@ -334,6 +341,10 @@ func (c *command) writeJSON() error {
 	c.out.WriteByte('\n')
 	return nil
 }
+
+// maxReported is the most links that -json names as left out; the others
+// are counted in one line.
+const maxReported = 10
 
 // hasRel reports whether l has a relation type.
 func hasRel(l weblink.Link) bool {

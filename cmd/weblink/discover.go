@@ -28,7 +28,21 @@ func (c *command) discoverLinks() error {
 		return err
 	}
 	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
-	links, err := discover.Links(ctx, c.client, req, discover.Hyperlinks(), discover.FollowLinksets())
+	// final is the URL that the redirects of req led to: discover.Links
+	// resolves against it, and the links found there are about it. The
+	// requests for linksets start at another URL and leave it alone.
+	final := req.URL
+	client := *c.client
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects") // net/http's policy
+		}
+		if via[0].URL.String() == c.opts.url {
+			final = r.URL
+		}
+		return nil
+	}
+	links, err := discover.Links(ctx, &client, req, discover.Hyperlinks(), discover.FollowLinksets())
 	var status *weblink.StatusError
 	if err != nil && len(links) == 0 && !errors.As(err, &status) {
 		return c.fetchError(err) // the request failed: nothing to show
@@ -49,7 +63,7 @@ func (c *command) discoverLinks() error {
 	case c.opts.json:
 		for _, l := range links {
 			if l.Anchor == "" {
-				l.Anchor = redactedURL(req)
+				l.Anchor = withoutUser(final) // the context of a link is the resource that sent it
 			}
 			c.collected = append(c.collected, l)
 		}
@@ -60,14 +74,6 @@ func (c *command) discoverLinks() error {
 		return c.fetchError(status)
 	}
 	return nil
-}
-
-// redactedURL is the URL of req without a password, the context of links
-// without an anchor.
-func redactedURL(req *http.Request) string {
-	u := *req.URL
-	u.User = nil
-	return u.String()
 }
 
 // sourceTable prints links as a table whose first column says where each
@@ -83,7 +89,7 @@ func (c *command) sourceTable(links weblink.Links, sources []string) {
 		if i < len(sources) {
 			src = sources[i]
 		}
-		row := []string{src, c.relCell(l).text, clean(l.Target), clean(title(l)), clean(attributes(l))}
+		row := []string{src, c.relCell(l).text, plain(l.Target).text, clean(title(l)), plain(attributes(l)).text}
 		for j, cl := range row {
 			used[j] = used[j] || cl != ""
 		}

@@ -53,6 +53,10 @@ func (c *command) fetch() error {
 			if err := c.out.Flush(); err != nil {
 				return err
 			}
+			if c.opts.json && len(c.collected) > maxJSONLinks {
+				return fmt.Errorf("stopped after %d %s: -json holds its document in memory, and these pages have more than %d links; -format and the table print each page as it arrives",
+					c.pages, plural(c.pages, "page"), maxJSONLinks)
+			}
 		}
 		if !retry {
 			break
@@ -60,6 +64,12 @@ func (c *command) fetch() error {
 	}
 	return nil
 }
+
+// maxJSONLinks is the most links -json collects over the pages of -all
+// before it stops: it writes one document at the end, so a server with an
+// endless chain of pages full of links would otherwise fill the memory
+// (about 80 MB for each 1 MiB head) before -max-pages stops it.
+const maxJSONLinks = 100_000
 
 // fetchOne sends req and yields its response, with a *weblink.StatusError
 // when the status is not 2xx. The body is closed after the yield.
@@ -146,9 +156,14 @@ func (c *command) fetchError(err error) error {
 // holds credentials (a token as the user name, or a password), and with
 // what a terminal would interpret escaped.
 func showURL(u *url.URL) string {
+	return clean(withoutUser(u))
+}
+
+// withoutUser returns u without its userinfo.
+func withoutUser(u *url.URL) string {
 	v := *u
 	v.User = nil
-	return clean(v.String())
+	return v.String()
 }
 
 // quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes

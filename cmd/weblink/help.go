@@ -57,7 +57,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"curl -sI https://example.com/ | weblink -check"},
 	{"format", "print each link as one link-value per line, as weblink would send it",
 		"weblink -format '<https://example.com/>; REL=Next'"},
-	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for",
+	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for; not with -all, -check or -format",
 		"weblink -url https://example.com/post -discover -rel webmention"},
 	{"h", "print this help", "weblink -h"},
 }
@@ -68,10 +68,13 @@ is neither registered nor a URI is marked "?"), target, title (with its
 language) and other attributes. Colour is used only when standard output is
 a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 terminal would act on is escaped in every mode; -rel percent-encodes it. The
-userinfo of -url and -base (user:password@) is never printed.
+userinfo of -url and -base (user:password@) is never printed; the table and
+the messages show no URL with its userinfo, while -rel, -format and -json
+print the links as they were sent.
 
 With -all, the table, -rel and -format print each page as it arrives; -json
-writes its document and -check its summary at the end.
+writes its document and -check its summary at the end. -json stops with an
+error after the page that brings its links to more than 100000.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
 response head larger than 1 MiB, or a fetch failed (a status other than 2xx

@@ -113,9 +113,10 @@ func (c *command) header(s string) cell {
 	return cell{s, c.style(bold, s)}
 }
 
-// plain returns a cell without colour for the printable form of s.
+// plain returns a cell without colour for the printable form of s, a
+// target or the attributes, without the userinfo of the URLs in it.
 func plain(s string) cell {
-	s = clean(s)
+	s = clean(redactUserinfo(s))
 	return cell{s, s}
 }
 

@@ -210,3 +210,82 @@ func TestCheckUnregisteredOnce(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestTableHidesServerUserinfo: the table, the -discover table and the
+// link names of -check show a server's targets and anchors without their
+// userinfo; -rel, -format and -json give the links as sent, for programs,
+// and the excerpts of -check the field value as written.
+func TestTableHidesServerUserinfo(t *testing.T) {
+	const links = "<http://tok3n:pw0rd@127.0.0.1:1/2>; rel=next; anchor=\"http://tok3n@127.0.0.1:1/\", <http://tok3n:pw0rd@127.0.0.1:1/f>; rel=foo"
+	u := rawServer(t, func(path string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nLink: " + links + "\r\nContent-Length: 0\r\n\r\n"
+	})
+	for _, args := range [][]string{
+		{"-url", u + "/1"},
+		{"-url", u + "/1", "-discover"},
+		{"-url", u + "/1", "-check"},
+		{links},
+		{"-check", links},
+	} {
+		r := runCmd(t, "", args...)
+		if r.stdout == "" || strings.Contains(r.stdout+r.stderr, "tok3n") || strings.Contains(r.stdout+r.stderr, "pw0rd") {
+			t.Errorf("%q: exit %d, output shows the userinfo:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runCmd(t, "", "-rel", "next", links)
+	r.want(t, exitOK, "http://tok3n:pw0rd@127.0.0.1:1/2\n")
+}
+
+// TestJSONLeavesOutSummarised: -json names the first links it leaves out
+// and counts the rest in one line; 349 000 "<>," in 1 MiB gave as many
+// lines on standard error.
+func TestJSONLeavesOutSummarised(t *testing.T) {
+	in := strings.Repeat("<>,", 1000) + "<a>; rel=next"
+	r := runCmd(t, in, "-json")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"next"`) {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	if len(lines) != maxReported+1 || lines[len(lines)-1] != "weblink: -json leaves out 990 more links" {
+		t.Errorf("%d lines on stderr, ending %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+// TestDiscoverJSONAnchorAfterRedirect: -discover -json anchors the links
+// at the URL they came from after redirects, as -url -json does (they
+// were anchored at -url, which redirected elsewhere).
+func TestDiscoverJSONAnchorAfterRedirect(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		w.Header().Set("Link", "</x>; rel=alternate")
+	})
+	want := `{"linkset":[{"anchor":"` + srv.srv.URL + `/new","alternate":[{"href":"` + srv.srv.URL + `/x"}]}]}`
+	for _, mode := range [][]string{{"-json"}, {"-json", "-discover"}} {
+		r := runCmd(t, "", append([]string{"-url", srv.srv.URL + "/old"}, mode...)...)
+		if got := strings.Join(strings.Fields(r.stdout), ""); r.code != exitOK || got != want {
+			t.Errorf("%q: exit %d, stdout %s; want %s", mode, r.code, got, want)
+		}
+	}
+}
+
+// TestAllJSONBounded: -all -json keeps its document in memory, so an
+// endless chain of pages full of links ends at maxJSONLinks with an error
+// (and the document of the links so far), not at -max-pages: 1000 pages of
+// 1 MiB heads would hold about 80 GB.
+func TestAllJSONBounded(t *testing.T) {
+	links := strings.Repeat("<a>; rel=x,", 20_000)
+	u := rawServer(t, func(path string) string {
+		return "HTTP/1.1 200 OK\r\nLink: " + links + "<" + path + "x>; rel=next\r\nContent-Length: 0\r\n\r\n"
+	})
+	r := runCmd(t, "", "-url", u+"/p", "-all", "-json")
+	if r.code != exitNone || !strings.HasPrefix(r.stdout, "{") {
+		t.Errorf("exit %d, stdout %.100q", r.code, r.stdout)
+	}
+	want := "weblink: stopped after 5 pages: -json holds its document in memory, and these pages have more than 100000 links; -format and the table print each page as it arrives\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
