@@ -515,7 +515,10 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 // "next" (compared case-insensitively), from all its Link field lines,
 // resolved against the URL of the request that produced resp, after
 // redirects (RFC 8288 §3.1, RFC 3986 §5.2), and whether there is one. It is
-// for callers that page by hand; [Pages] uses the same rule.
+// for callers that page by hand; [Pages] uses the same rule. Unlike
+// [ParseResponse], it resolves against the request URL as it is, user
+// information included, so that a request to a relative next link
+// authenticates as the first request did.
 //
 // A next link with an anchor other than the page itself (or a fragment of
 // it) is about another resource and is passed over. It reports false when
