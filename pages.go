@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // Errors that end a Pages iteration. Each is wrapped with the URLs involved,
@@ -453,8 +454,7 @@ func (p *pager) yieldPage(yield func(*http.Response, error) bool, resp *http.Res
 // origin, or its https upgrade (the same host, from http on port 80 to
 // https on port 443).
 func (p *pager) credentialsTo(o origin) bool {
-	r := p.reqOrigin
-	return o == r || r.scheme == "http" && r.port == "80" && o == origin{scheme: "https", host: r.host, port: "443"}
+	return p.reqOrigin.Admits(o)
 }
 
 // nextRequest returns the request for the page after prev, the n-th page,
@@ -538,28 +538,11 @@ func nextLink(resp *http.Response) (*url.URL, error) {
 	return findNext(resp, true)
 }
 
-// origin is the scheme, host and port of a URL (RFC 6454 §4), with the
-// host lower-cased and an absent port replaced by the scheme's default.
-type origin struct {
-	scheme, host, port string
-}
+// origin is the scheme, host and port of a URL (RFC 6454 §4).
+type origin = weborigin.Origin
 
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o
-}
-
-func (o origin) String() string {
-	return o.scheme + "://" + net.JoinHostPort(o.host, o.port)
-}
+// originOf returns the origin of u.
+func originOf(u *url.URL) origin { return weborigin.Of(u) }
 
 // isHTTP reports whether u is an absolute http or https URL with a host.
 func isHTTP(u *url.URL) bool {
@@ -572,8 +555,8 @@ func isHTTP(u *url.URL) bool {
 func visitKey(u *url.URL) string {
 	o := originOf(u)
 	v := *u
-	v.Scheme = o.scheme
-	v.Host = net.JoinHostPort(o.host, o.port)
+	v.Scheme = o.Scheme
+	v.Host = net.JoinHostPort(o.Host, o.Port)
 	v.User = nil
 	v.Fragment, v.RawFragment = "", ""
 	return v.String()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // defaultMaxBytes is how much of a body Links reads without MaxBytes.
@@ -374,23 +375,11 @@ func truncated(n int64, what string) error {
 	return fmt.Errorf("%w: read the first %d bytes of %s, which is longer; links after them are missing", ErrTruncated, n, what)
 }
 
-// origin is a URL's scheme, host and port (RFC 6454 §4), the port made
-// explicit for http and https.
-type origin struct{ scheme, host, port string }
+// origin is a URL's scheme, host and port (RFC 6454 §4).
+type origin = weborigin.Origin
 
 // originOf returns the origin of u.
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o
-}
+func originOf(u *url.URL) origin { return weborigin.Of(u) }
 
 // withoutFragment is u as a string without its fragment.
 func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }

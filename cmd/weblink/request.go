@@ -4,38 +4,22 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
-// origin is the scheme, host and port of a URL (RFC 6454 §4), the port
-// filled in from the scheme when the URL has none.
-type origin struct {
-	scheme, host, port string
-}
+// origin is the scheme, host and port of a URL (RFC 6454 §4).
+type origin = weborigin.Origin
 
 // originOf returns the origin of u.
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o
-}
+func originOf(u *url.URL) origin { return weborigin.Of(u) }
 
 // sameOrigin reports whether a request to o may carry what the user gave
 // for the origin home: o is home, or home's https upgrade (the same host,
 // http on port 80 to https on port 443), as a server that redirects to
 // https expects.
 func sameOrigin(o, home origin) bool {
-	if o == home {
-		return true
-	}
-	return home.scheme == "http" && home.port == "80" &&
-		o == origin{scheme: "https", host: home.host, port: "443"}
+	return home.Admits(o)
 }
 
 // credentials is an http.RoundTripper that adds the request headers of -H

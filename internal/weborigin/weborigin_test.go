@@ -1,0 +1,47 @@
+package weborigin
+
+import (
+	"net/url"
+	"testing"
+)
+
+func TestOf(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://Example.COM/a", "http://example.com:80"},
+		{"HTTPS://example.com", "https://example.com:443"},
+		{"https://example.com:8443/", "https://example.com:8443"},
+		{"http://[::1]:8080/", "http://[::1]:8080"},
+		{"ftp://example.com/", "ftp://example.com:"},
+		{"http://user:pw@example.com/", "http://example.com:80"},
+	} {
+		u, err := url.Parse(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Of(u).String(); got != tc.want {
+			t.Errorf("Of(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestAdmits(t *testing.T) {
+	for _, tc := range []struct {
+		home, to string
+		want     bool
+	}{
+		{"http://a.example/", "http://A.example:80/x", true},
+		{"http://a.example/", "https://a.example/", true},       // the https upgrade
+		{"https://a.example/", "http://a.example/", false},      // never a downgrade
+		{"http://a.example:8080/", "https://a.example/", false}, // not from another port
+		{"http://a.example/", "https://a.example:8443/", false}, // nor to one
+		{"http://a.example/", "https://b.example/", false},      // nor another host
+		{"http://a.example/", "http://www.a.example/", false},   // subdomains are other hosts
+		{"https://a.example/", "https://a.example:443/y", true},
+	} {
+		home, _ := url.Parse(tc.home)
+		to, _ := url.Parse(tc.to)
+		if got := Of(home).Admits(Of(to)); got != tc.want {
+			t.Errorf("Of(%s).Admits(Of(%s)) = %v, want %v", tc.home, tc.to, got, tc.want)
+		}
+	}
+}
