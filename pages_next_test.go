@@ -212,10 +212,21 @@ func FuzzFindNext(f *testing.F) {
 		f.Add(s, `<?page=2>; rel="next"`, nextBases[i%len(nextBases)])
 	}
 	f.Fuzz(func(t *testing.T, line1, line2, base string) {
-		if _, err := url.Parse(base); err != nil {
+		u, err := url.Parse(base)
+		if err != nil {
 			return
 		}
-		checkSameNext(t, nextResponse(t, base, []string{line1, line2}))
+		resp := nextResponse(t, base, []string{line1, line2})
+		if !u.IsAbs() {
+			// A client's request URL is absolute. Against a relative one
+			// net/url can resolve to a URL it cannot parse back (""
+			// against ".//%20" is "//%20"), which the old path reported
+			// and findNext does not look for: only no panic is checked.
+			findNext(resp, true)
+			NextURL(resp)
+			return
+		}
+		checkSameNext(t, resp)
 	})
 }
 
