@@ -38,13 +38,12 @@ func findNext(resp *http.Response, explain bool) (*url.URL, error) {
 			if f.usable(f.p.isNext, l.Anchor) {
 				return f.resolveTarget(resp, l.Target)
 			}
-			if f.page != nil && (!surelyParses(l.Target) || l.Anchor != "" && !surelyParses(l.Anchor)) {
-				f.unsure = true
-			}
 			f.p.reuse()
 		}
 	}
-	if !explain || f.p.more == 0 && !f.p.undecoded && !f.unsure {
+	if !explain || f.p.more == 0 && !f.p.undecoded && f.page == nil {
+		// With a page, a target or anchor may not resolve: explain
+		// finds out.
 		return nil, nil
 	}
 	return nil, f.explain(resp, lines)
@@ -52,9 +51,8 @@ func findNext(resp *http.Response, explain bool) (*url.URL, error) {
 
 // nextFinder is the state of findNext.
 type nextFinder struct {
-	p      parser
-	page   *url.URL // the URL of the page, the base URI; nil: none, anchors are not checked
-	unsure bool     // a target or anchor was seen that url.Parse may reject
+	p    parser
+	page *url.URL // the URL of the page, the base URI; nil: none, anchors are not checked
 
 	pageKey    string // visitKey(page), once keyed is set
 	keyed      bool

@@ -727,7 +727,8 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 	}
 	if !star {
 		if p.params == nil {
-			p.params = make([]Param, 0, p.countParams(rest))
+			// Two a link, but no more than can follow.
+			p.params = make([]Param, 0, min(2*cap(p.links), p.countParams(rest)))
 		}
 		p.params = append(p.params, Param{Name: name, Value: value})
 		return false

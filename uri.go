@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
@@ -196,36 +197,45 @@ func plainAbsolute(ref string) bool {
 	default:
 		return false
 	}
-	inPath, fragment := true, false
-	segment := i // start of the current path segment, after its "/"
-	for ; i < len(ref); i++ {
-		c := ref[i]
-		if inPath && (c == '/' || c == '?' || c == '#') {
-			if isDotSegment(ref[segment:i]) {
-				return false
+	pathEnd := len(ref)
+	for k := i; k < len(ref); k++ {
+		c := ref[k]
+		if uriClass[c]&isPlainURIChar != 0 {
+			if c == '?' && pathEnd == len(ref) {
+				pathEnd = k
 			}
-			segment = i + 1
-			inPath = c == '/'
+			continue
 		}
 		switch {
-		case uriClass[c]&isPlainURIChar != 0:
-		case c == '%':
-			if !escapeAt(ref, i) {
-				return false
-			}
-			i += 2
-		case c == '#' && !fragment:
-			fragment, inPath = true, false
-			if i+1 == len(ref) {
-				return false // net/url drops an empty fragment
+		case c == '%' && escapeAt(ref, k):
+			k += 2
+		case c == '#' && k+1 < len(ref) && strings.IndexByte(ref[k+1:], '#') < 0:
+			// One fragment, not empty: net/url drops an empty one.
+			pathEnd = min(pathEnd, k)
+			for k++; k < len(ref); k++ {
+				if c := ref[k]; uriClass[c]&isPlainURIChar == 0 && !(c == '%' && escapeAt(ref, k)) {
+					return false
+				}
 			}
 		default:
 			return false
 		}
 	}
-	return !inPath || !isDotSegment(ref[segment:])
+	return !hasDotSegment(ref[i:pathEnd])
 }
 
-// isDotSegment reports whether a path segment is "." or "..", which
+// hasDotSegment reports whether path has a "." or ".." segment, which
 // remove_dot_segments removes (RFC 3986 §5.2.4).
-func isDotSegment(seg string) bool { return seg == "." || seg == ".." }
+func hasDotSegment(path string) bool {
+	for {
+		k := strings.Index(path, "/.")
+		if k < 0 {
+			return false
+		}
+		rest := path[k+2:]
+		if rest == "" || rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/') {
+			return true
+		}
+		path = path[k+2:]
+	}
+}

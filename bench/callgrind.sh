@@ -13,13 +13,13 @@ LONG=${LONG:-2100}
 go test -c -o /tmp/weblink-bench.test . >/dev/null
 count() {
 	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		/tmp/weblink-bench.test -test.run='^$' -test.bench="^Benchmark$1\$" -test.benchtime="$2x" 2>&1 |
+		/tmp/weblink-bench.test -test.run='^$' -test.bench="$1" -test.benchtime="$2x" 2>&1 |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 for b in "$@"; do
 	name=${b%%/*}
 	sub=${b#*/}
-	pattern="$name/^${sub//=/=}\$"
+	pattern="^Benchmark$name\$/^$sub\$"
 	short=$(count "$pattern" "$SHORT")
 	long=$(count "$pattern" "$LONG")
 	echo "$b $(( (long - short) / (LONG - SHORT) ))"
