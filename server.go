@@ -239,11 +239,12 @@ type linkKey struct {
 }
 
 func newLinkAdder(links []Link) *linkAdder {
-	s := &linkAdder{links: slices.Clone(Links(links))}
+	s := &linkAdder{links: slices.Clone(Links(links)), keys: make([]linkKey, 0, len(links))}
+	var p Parser // a throwaway parse a link: keyOf copies what it keeps
 	for _, l := range s.links {
 		// Compare in the form a receiver sees: what the formatter writes,
 		// parsed back (it percent-encodes, lower-cases relation types, ...).
-		if parsed, err := Parse(l.String()); err == nil && len(parsed) == 1 {
+		if parsed, err := p.Parse(l.String()); err == nil && len(parsed) == 1 {
 			l = parsed[0]
 		}
 		s.keys = append(s.keys, keyOf(l))
