@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/rawpeer"
 )
 
 // Errors name pages without their userinfo: a token is often the user name.
@@ -35,7 +36,7 @@ func TestPagesErrorsWithoutUserinfo(t *testing.T) {
 	}
 	// An error of client.Do names the URL as net/http writes it, with the
 	// user name.
-	base := rawServer(t, "NOT HTTP\r\n\r\n")
+	base := rawpeer.Serve(t, func(string) string { return "NOT HTTP\r\n\r\n" })
 	client, _ := newClient(t)
 	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, strings.Replace(base, "http://", "http://tok3n@", 1))))
 	if r.err == nil || strings.Contains(r.err.Error(), "tok3n") || !strings.Contains(r.err.Error(), base[len("http://"):]) {
@@ -45,7 +46,9 @@ func TestPagesErrorsWithoutUserinfo(t *testing.T) {
 
 // A header line net/http rejects comes back in its error raw.
 func TestPagesTransportErrorEscapes(t *testing.T) {
-	base := rawServer(t, "HTTP/1.1 200 OK\r\nX\x1b]0;PWNED\x07: 1\r\n\x1b[2J\r\nContent-Length: 0\r\n\r\n")
+	base := rawpeer.Serve(t, func(string) string {
+		return "HTTP/1.1 200 OK\r\nX\x1b]0;PWNED\x07: 1\r\n\x1b[2J\r\nContent-Length: 0\r\n\r\n"
+	})
 	client, _ := newClient(t)
 	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, base)))
 	if r.err == nil {

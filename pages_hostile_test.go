@@ -1,55 +1,17 @@
 package weblink_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/rawpeer"
 )
-
-// rawServer listens on 127.0.0.1 and answers every request on a connection
-// with the bytes of answer, written as they are: net/http would refuse to
-// write a status line like the ones these tests need. It returns the base
-// URL.
-func rawServer(t *testing.T, answer string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				r := bufio.NewReader(conn)
-				for {
-					req, err := http.ReadRequest(r)
-					if err != nil {
-						return
-					}
-					_, _ = io.Copy(io.Discard, req.Body)
-					if _, err := io.WriteString(conn, answer); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
 
 // unsafeInError reports the first byte or rune of s that must not reach a
 // terminal: a C0 or C1 control, DEL, or a bidi formatting character.
@@ -68,7 +30,7 @@ func unsafeInError(s string) (rune, bool) {
 
 func TestPagesStatusLineEscapes(t *testing.T) {
 	const reason = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mboom"
-	base := rawServer(t, "HTTP/1.1 500 "+reason+"\r\nContent-Length: 4\r\n\r\nfire")
+	base := rawpeer.Serve(t, func(string) string { return "HTTP/1.1 500 " + reason + "\r\nContent-Length: 4\r\n\r\nfire" })
 	req, err := http.NewRequest(http.MethodGet, base+"/items?page=1", nil)
 	if err != nil {
 		t.Fatal(err)

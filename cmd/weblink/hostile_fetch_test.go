@@ -1,51 +1,17 @@
 package main
 
 import (
-	"bufio"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
-)
 
-// rawServer answers every connection on 127.0.0.1 with head, as written,
-// and returns its URL. It reads the request head first.
-func rawServer(t *testing.T, head func(path string) string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				br := bufio.NewReader(conn)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					if _, err := conn.Write([]byte(head(req.URL.RequestURI()))); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
+	"github.com/weblinking/weblink/internal/rawpeer"
+)
 
 func TestStatusLineEscapes(t *testing.T) {
 	// The reason phrase and the URL are the server's; what reaches the
 	// terminal is printable ASCII.
 	const status = "HTTP/1.1 500 \x1b]0;PWNED\x07\x1b[2J\x1b[31mboom"
-	u := rawServer(t, func(path string) string {
+	u := rawpeer.Serve(t, func(path string) string {
 		if path == "/1" {
 			return "HTTP/1.1 200 OK\r\nLink: </2>; rel=next\r\nContent-Length: 0\r\n\r\n"
 		}

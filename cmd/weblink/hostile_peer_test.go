@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/weblinking/weblink/internal/rawpeer"
 )
 
 // TestRedirectSendsNoReferer: a redirect to another origin carries no
@@ -43,7 +45,7 @@ func TestRedirectSendsNoReferer(t *testing.T) {
 // message of -url, -all or -discover.
 func TestServerUserinfoNotShown(t *testing.T) {
 	var home string // the server's URL, for its Location fields
-	u := rawServer(t, func(path string) string {
+	u := rawpeer.Serve(t, func(path string) string {
 		loc := ""
 		switch path {
 		case "/badloc":
@@ -157,7 +159,7 @@ func TestDiscoverInterrupted(t *testing.T) {
 // links cost the command over 2 GB of memory and 20 s.
 func TestHugeResponseHead(t *testing.T) {
 	big := "HTTP/1.1 200 OK\r\nLink: " + strings.Repeat("<>,", 400_000) + "\r\nContent-Length: 0\r\n\r\n"
-	u := rawServer(t, func(path string) string {
+	u := rawpeer.Serve(t, func(path string) string {
 		if path == "/small" {
 			return "HTTP/1.1 200 OK\r\nLink: " + strings.Repeat("<a>; rel=next,", 70_000) + "\r\nContent-Length: 0\r\n\r\n"
 		}
@@ -217,7 +219,7 @@ func TestCheckUnregisteredOnce(t *testing.T) {
 // and the excerpts of -check the field value as written.
 func TestTableHidesServerUserinfo(t *testing.T) {
 	const links = "<http://tok3n:pw0rd@127.0.0.1:1/2>; rel=next; anchor=\"http://tok3n@127.0.0.1:1/\", <http://tok3n:pw0rd@127.0.0.1:1/f>; rel=foo"
-	u := rawServer(t, func(path string) string {
+	u := rawpeer.Serve(t, func(path string) string {
 		return "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nLink: " + links + "\r\nContent-Length: 0\r\n\r\n"
 	})
 	for _, args := range [][]string{
@@ -277,7 +279,7 @@ func TestDiscoverJSONAnchorAfterRedirect(t *testing.T) {
 // 1 MiB heads would hold about 80 GB.
 func TestAllJSONBounded(t *testing.T) {
 	links := strings.Repeat("<a>; rel=x,", 20_000)
-	u := rawServer(t, func(path string) string {
+	u := rawpeer.Serve(t, func(path string) string {
 		return "HTTP/1.1 200 OK\r\nLink: " + links + "<" + path + "x>; rel=next\r\nContent-Length: 0\r\n\r\n"
 	})
 	r := runCmd(t, "", "-url", u+"/p", "-all", "-json")
