@@ -209,17 +209,39 @@ func wellFormedLanguage(tag string) bool {
 	return err == nil || errors.As(err, &unknown)
 }
 
-// simpleLanguage reports whether tag is 2 or 3 letters, optionally followed
-// by "-" and a region of 2 letters or 3 digits (RFC 5646 §2.1).
+// simpleLanguage reports whether tag is a language of 2 or 3 letters,
+// optionally followed by a script of 4 letters, then optionally by a region
+// of 2 letters or 3 digits, each after a "-" (RFC 5646 §2.1: language
+// ["-" script] ["-" region]): the tags of nearly every ext-value, which
+// are well-formed whatever their letters. TestSimpleLanguage and
+// FuzzSimpleLanguage check that golang.org/x/text/language accepts every
+// one.
 func simpleLanguage(tag string) bool {
-	lang, region, hasRegion := strings.Cut(tag, "-")
-	if len(lang) < 2 || len(lang) > 3 || !allOf(lang, isLetter) {
+	n := letters(tag, 0)
+	if n < 2 || n > 3 {
 		return false
 	}
-	if !hasRegion {
-		return true
+	if n < len(tag) && tag[n] == '-' && letters(tag, n+1) == n+5 {
+		n += 5 // a script
 	}
-	return len(region) == 2 && allOf(region, isLetter) || len(region) == 3 && allOf(region, isDigit)
+	switch len(tag) - n {
+	case 0:
+		return true
+	case 3:
+		return tag[n] == '-' && isLetter(tag[n+1]) && isLetter(tag[n+2])
+	case 4:
+		return tag[n] == '-' && isDigit(tag[n+1]) && isDigit(tag[n+2]) && isDigit(tag[n+3])
+	}
+	return false
+}
+
+// letters returns the index of the first byte of s at or after i that is
+// not an ASCII letter, or len(s).
+func letters(s string, i int) int {
+	for i < len(s) && isLetter(s[i]) {
+		i++
+	}
+	return i
 }
 
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }

@@ -279,26 +279,56 @@ func TestSimpleLanguage(t *testing.T) {
 			}
 		}
 	}
-	for _, region := range []string{"US", "zz", "QO", "XK", "419", "000", "999"} {
-		for _, lang := range []string{"en", "qq", "und", "zzz", "cn", "tlh"} {
-			tags = append(tags, lang+"-"+region)
+	for _, lang := range []string{"en", "qq", "und", "zzz", "cn", "tlh"} {
+		for _, script := range []string{"", "-Latn", "-Hant", "-zyyy", "-QAAA", "-Abcd"} {
+			for _, region := range []string{"", "-US", "-zz", "-QO", "-XK", "-419", "-000", "-999"} {
+				tags = append(tags, lang+script+region)
+			}
 		}
 	}
 	for _, tag := range tags {
 		if !simpleLanguage(tag) {
 			t.Fatalf("simpleLanguage(%q) = false", tag)
 		}
-		_, err := language.Parse(tag)
-		var unknown language.ValueError
-		if err != nil && !errors.As(err, &unknown) {
-			t.Errorf("language.Parse(%q): %v, but simpleLanguage accepts it", tag, err)
+		if !xtextWellFormed(tag) {
+			t.Errorf("language.Parse(%q) fails, but simpleLanguage accepts it", tag)
 		}
 	}
-	for _, tag := range []string{"e", "engl", "en-U", "en-USA", "en-12", "en-1234", "en-Latn", "en-US-x", "1a", "en_US", "e1"} {
+	for _, tag := range []string{"", "e", "engl", "en-U", "en-USA", "en-12", "en-1234", "en-Lat", "en-Latin",
+		"en-Latn-", "en-Latn-U", "en-Latn-Hant", "en-US-Latn", "en-US-x", "1a", "en_US", "e1", "en-", "-en", "en--US",
+		"en-US-", "en-U1", "en-41a", "x-private", "i-klingon"} {
 		if simpleLanguage(tag) {
 			t.Errorf("simpleLanguage(%q) = true", tag)
 		}
 	}
+}
+
+// xtextWellFormed reports whether golang.org/x/text/language parses tag, or
+// fails only because a well-formed subtag is unknown: the definition of a
+// well-formed tag that simpleLanguage must agree with.
+func xtextWellFormed(tag string) bool {
+	_, err := language.Parse(tag)
+	var unknown language.ValueError
+	return err == nil || errors.As(err, &unknown)
+}
+
+// FuzzSimpleLanguage checks the hand-written check of simpleLanguage
+// against golang.org/x/text/language on any input: every tag it accepts,
+// x/text accepts (the other tags go to x/text anyway), and
+// wellFormedLanguage answers as x/text does.
+func FuzzSimpleLanguage(f *testing.F) {
+	for _, tag := range []string{"en", "de-CH", "zh-Hant-TW", "es-419", "sr-Latn", "und", "en-Latn-", "i-klingon", "x-a", "EN-us", "abc-Defg-123"} {
+		f.Add(tag)
+	}
+	f.Fuzz(func(t *testing.T, tag string) {
+		want := len(tag) <= maxLanguage && allOf(tag, isLanguageChar) && xtextWellFormed(tag)
+		if simpleLanguage(tag) && !want {
+			t.Fatalf("simpleLanguage(%q) = true, but language.Parse rejects it", tag)
+		}
+		if allOf(tag, isLanguageChar) && len(tag) <= maxLanguage && tag != "" && wellFormedLanguage(tag) != want {
+			t.Fatalf("wellFormedLanguage(%q) = %v, x/text says %v", tag, !want, want)
+		}
+	})
 }
 
 func TestExtValueString(t *testing.T) {

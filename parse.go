@@ -98,7 +98,7 @@ type Parser struct {
 // Parse parses fieldValue like the function Parse. The result is valid
 // until p's next call.
 func (p *Parser) Parse(fieldValue string) (Links, error) {
-	p.reset(countLinkValues(fieldValue))
+	p.reset()
 	p.p.parse(fieldValue)
 	return p.p.links, p.p.err(0)
 }
@@ -106,25 +106,18 @@ func (p *Parser) Parse(fieldValue string) (Links, error) {
 // ParseHeader parses every Link field line of h like the function
 // ParseHeader. The result is valid until p's next call.
 func (p *Parser) ParseHeader(h http.Header) (Links, error) {
-	p.reset(0)
+	p.reset()
 	return p.p.parseHeader(h)
 }
 
-// reset empties the parser's slices for a new input, keeping their memory,
-// with room for n links.
-func (p *Parser) reset(n int) {
+// reset empties the parser's slices for a new input, keeping their memory.
+// They are not sized for the input: parseOne makes room when they are
+// full, which a warm Parser's seldom are, so that a warm call does not
+// count the link-values first.
+func (p *Parser) reset() {
 	q := &p.p
 	clear(q.links) // newLink expects zero Links beyond len
-	links, strs, params, stars, errs := q.links[:0], q.strs[:0], q.params[:0], q.stars[:0], q.errs[:0]
-	if links == nil || n > cap(links) {
-		// Not slices.Grow: the old links need no copy.
-		var fresh []string
-		links, fresh = makeBacking(n)
-		if cap(fresh) > cap(strs) {
-			strs = fresh
-		}
-	}
-	*q = parser{links: links, strs: strs, params: params, stars: stars, errs: errs}
+	*q = parser{links: q.links[:0], strs: q.strs[:0], params: q.params[:0], stars: q.stars[:0], errs: q.errs[:0]}
 }
 
 // ParseResponse parses the Link header fields of resp ([ParseHeader]) and
@@ -307,8 +300,9 @@ func startsElement(s string, j int) bool {
 	return true
 }
 
-// parse appends the links of the field value s. The caller reserves room
-// for them first (reserve, countLinkValues).
+// parse appends the links of the field value s. The caller may reserve
+// room for them first (reserve, countLinkValues); parseOne does when there
+// is none left.
 func (p *parser) parse(s string) {
 	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
 	}
@@ -326,6 +320,9 @@ func (p *parser) parseOne(s string, i int) (next int, ok bool) {
 		}
 		if i == len(s) {
 			return i, false
+		}
+		if len(p.links) == cap(p.links) {
+			p.reserve(countLinkValues(s[i:]))
 		}
 		if i, ok = p.linkValue(s, i); ok {
 			return i, true
@@ -414,46 +411,41 @@ func skipElement(s string, i int) int {
 // is not) (RFC 9110 §5.6.4):
 //
 //	quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
+//	quoted-pair   = "\\" ( HTAB / SP / VCHAR / obs-text )
 func quotedEnd(s string, i int) (end int, escaped, closed bool) {
-	// Short strings, such as rel="next", byte by byte.
-	short := min(i+shortRun, len(s))
-	for i++; i < short; i++ {
+	i++
+	for pairs := 0; pairs < denseEscapes; pairs++ {
+		// Runs of qdtext a word at a time, up to a quote or backslash.
+		j := indexEither(s, i, '"', '\\')
+		switch {
+		case j == len(s):
+			return len(s), escaped, false
+		case s[j] == '"':
+			return j + 1, escaped, true
+		}
+		escaped = true
+		i = j + 2 // past the quoted-pair
+	}
+	// Many quoted-pairs, such as x\" repeated: the runs between them are
+	// too short for a word at a time to pay.
+	for ; i < len(s); i++ {
 		if charClass[s[i]]&isQuoteStop != 0 {
 			if s[i] == '"' {
-				return i + 1, escaped, true
+				return i + 1, true, true
 			}
-			escaped = true
 			i++ // the escaped byte
 		}
 	}
-	for i < len(s) {
-		// Find the next quote, then the backslashes before it, in bulk;
-		// only a quoted-pair that escapes the quote makes us look again.
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			break
-		}
-		q += i
-		for i <= q {
-			b := strings.IndexByte(s[i:q], '\\')
-			if b < 0 {
-				return q + 1, escaped, true
-			}
-			escaped = true
-			i += b + 2 // past the quoted-pair
-		}
-	}
-	return len(s), escaped, false
+	return len(s), true, false
 }
+
+// denseEscapes is how many quoted-pairs quotedEnd skips a word at a time
+// before it goes on byte by byte.
+const denseEscapes = 4
 
 // maxErrors is how many problems one field value reports in detail; the
 // rest are counted, so that hostile input cannot make a huge error.
 const maxErrors = 16
-
-// shortRun is how many bytes quotedEnd looks at one by one before it
-// searches the rest with strings.IndexByte, whose set-up costs more than a
-// short loop. valueEnd has its own, shortValue.
-const shortRun = 16
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
@@ -525,7 +517,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
-		p.isNext = ascii.EqualFold(rel, "next")
+		if p.find {
+			p.isNext = ascii.EqualFold(rel, "next")
+		}
 		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
@@ -548,14 +542,14 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 			}
 		}
 		var name, value string
-		var off int
+		var k, off int
 		ok := s[i] == ';'
 		if !ok {
 			if !p.full() {
 				p.syntaxError(i, "expected \";\" or \",\" after "+describeAt(s, i)+"; link-value dropped")
 			}
 		} else {
-			name, value, off, i, ok = p.param(s, i+1)
+			name, k, value, off, i, ok = p.param(s, i+1)
 		}
 		if !ok {
 			p.params, p.strs = p.params[:param0], p.strs[:str0]
@@ -564,7 +558,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		if name == "" {
 			continue // an empty parameter
 		}
-		switch k := attrKind(name); {
+		switch {
 		case k < numFirst:
 			if a.seen&(1<<k) != 0 {
 				break // a repeat, ignored
@@ -620,38 +614,34 @@ func describeAt(s string, i int) string {
 //
 //	link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
 //
-// It returns the lower-cased name ("" for an empty parameter, ";;"), the
-// value ("" when there is none), the offset of the value, and the index
-// after the parameter; ok is false when the parameter is malformed.
-func (p *parser) param(s string, i int) (name, value string, off, next int, ok bool) {
-	i = skipSpace(s, i)
-	start := i
-	var class uint8 // the classes of the name's bytes, or-ed together
-	for ; i < len(s); i++ {
-		c := charClass[s[i]]
-		if c&isTchar == 0 {
+// It returns the lower-cased name ("" for an empty parameter, ";;"), its
+// kind (attrKind), the value ("" when there is none), the offset of the
+// value, and the index after the parameter; ok is false when the parameter
+// is malformed. A run of empty parameters is skipped at once.
+func (p *parser) param(s string, i int) (name string, kind int, value string, off, next int, ok bool) {
+	for {
+		i = skipSpace(s, i)
+		if i == len(s) || s[i] != ';' {
 			break
 		}
-		class |= c
+		i++
 	}
-	if i == start {
-		if i == len(s) || s[i] == ';' || s[i] == ',' {
-			return "", "", i, i, true // empty parameter
+	var n int
+	if kind, n = knownName(s, i); n > 0 {
+		name = s[i : i+n]
+		i += n
+	} else {
+		name, i, ok = p.paramName(s, i)
+		if name == "" {
+			return "", 0, "", i, i, ok
 		}
-		if !p.full() {
-			p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
-		}
-		return "", "", i, i, false
-	}
-	name = s[start:i]
-	if class&isUpper != 0 {
-		name = ascii.Lower(name)
+		kind = attrKind(name)
 	}
 	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 	if i == len(s) || s[i] != '=' {
 		i = skipSpace(s, i)
 		if i == len(s) || s[i] != '=' {
-			return name, "", i, i, true
+			return name, kind, "", i, i, true
 		}
 	}
 	i++
@@ -662,44 +652,116 @@ func (p *parser) param(s string, i int) (name, value string, off, next int, ok b
 		end, escaped, closed := quotedEnd(s, i)
 		if !closed {
 			p.syntaxError(i, "quoted-string is never closed; link-value dropped")
-			return "", "", i, len(s), false
+			return "", 0, "", i, len(s), false
 		}
 		value = s[i+1 : end-1]
 		if escaped {
 			value = unquote(value)
 		}
 		// Offsets in the value count from after the quote.
-		return name, value, i + 1, end, true
+		return name, kind, value, i + 1, end, true
 	}
 	// A token, or anything up to the next ";" or "," (rule 3):
 	// a lenient reading that loses nothing.
 	end := valueEnd(s, i)
-	return name, trimSpace(s[i:end]), i, end, true
+	return name, kind, trimSpace(s[i:end]), i, end, true
 }
+
+// paramName consumes the token that names a parameter at s[i], returning
+// it lower-cased and the index after it. The name is "" for an empty
+// parameter (the end of s, ",") with ok set, and for a byte that cannot
+// start a token with ok unset.
+func (p *parser) paramName(s string, i int) (name string, next int, ok bool) {
+	start := i
+	var class uint8 // the classes of the name's bytes, or-ed together
+	for ; i < len(s); i++ {
+		c := charClass[s[i]]
+		if c&isTchar == 0 {
+			break
+		}
+		class |= c
+	}
+	if i == start {
+		if i == len(s) || s[i] == ',' {
+			return "", i, true // empty parameter
+		}
+		if !p.full() {
+			p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+		}
+		return "", i, false
+	}
+	name = s[start:i]
+	if class&isUpper != 0 {
+		name = ascii.Lower(name)
+	}
+	return name, i, true
+}
+
+// knownName returns the kind and the length of the parameter name at s[i]
+// when it is the lower-case name of a target attribute of RFC 8288 §3.4.1
+// (rel, anchor, rev, media, title, title*, type, hreflang) followed right
+// away by "=", and a length of 0 otherwise: the names of nearly every
+// parameter, matched a word at a time without a byte loop. Its kinds are
+// those of attrKind.
+func knownName(s string, i int) (kind, n int) {
+	if len(s)-i < 9 {
+		return 0, 0 // the byte loop is as fast near the end
+	}
+	w := load64(s, i)
+	switch byte(w) {
+	case 'r':
+		switch w & mask4 {
+		case relEq:
+			return attrRel, len("rel")
+		case revEq:
+			return attrRev, len("rev")
+		}
+	case 'a':
+		if w&mask7 == anchorEq {
+			return attrAnchor, len("anchor")
+		}
+	case 't':
+		switch {
+		case w&mask6 == titleEq:
+			return attrTitle, len("title")
+		case w&mask7 == titleStarEq:
+			return attrTitleStar, len("title*")
+		case w&mask5 == typeEq:
+			return attrType, len("type")
+		}
+	case 'h':
+		if w == hreflang && s[i+8] == '=' {
+			return attrHreflang, len("hreflang")
+		}
+	case 'm':
+		if w&mask6 == mediaEq {
+			return attrMedia, len("media")
+		}
+	}
+	return 0, 0
+}
+
+// The names knownName matches, with their "=", as the little-endian words
+// load64 reads, and the masks of their first 4 to 7 bytes.
+const (
+	mask4 = 1<<32 - 1
+	mask5 = 1<<40 - 1
+	mask6 = 1<<48 - 1
+	mask7 = 1<<56 - 1
+
+	relEq       = 'r' | 'e'<<8 | 'l'<<16 | '='<<24
+	revEq       = 'r' | 'e'<<8 | 'v'<<16 | '='<<24
+	typeEq      = 't' | 'y'<<8 | 'p'<<16 | 'e'<<24 | '='<<32
+	titleEq     = 't' | 'i'<<8 | 't'<<16 | 'l'<<24 | 'e'<<32 | '='<<40
+	mediaEq     = 'm' | 'e'<<8 | 'd'<<16 | 'i'<<24 | 'a'<<32 | '='<<40
+	anchorEq    = 'a' | 'n'<<8 | 'c'<<16 | 'h'<<24 | 'o'<<32 | 'r'<<40 | '='<<48
+	titleStarEq = 't' | 'i'<<8 | 't'<<16 | 'l'<<24 | 'e'<<32 | '*'<<40 | '='<<48
+	hreflang    = 'h' | 'r'<<8 | 'e'<<16 | 'f'<<24 | 'l'<<32 | 'a'<<40 | 'n'<<48 | 'g'<<56
+)
 
 // valueEnd returns the index of the first ";" or "," at or after i, or
 // len(s): the end of an unquoted parameter value.
-func valueEnd(s string, i int) int {
-	// Short values, such as hreflang=en, byte by byte; long ones with
-	// strings.IndexByte, whose set-up costs more than a short loop.
-	for short := min(i+shortValue, len(s)); i < short; i++ {
-		if s[i] == ';' || s[i] == ',' {
-			return i
-		}
-	}
-	end := strings.IndexByte(s[i:], ';')
-	if end < 0 {
-		end = len(s) - i
-	}
-	if comma := strings.IndexByte(s[i:i+end], ','); comma >= 0 {
-		end = comma
-	}
-	return i + end
-}
-
-// shortValue is how many bytes of an unquoted value valueEnd looks at one
-// by one.
-const shortValue = 8
+func valueEnd(s string, i int) int { return indexEither(s, i, ';', ',') }
 
 // unquote removes the backslashes of the quoted-pairs of the inside of a
 // quoted-string (RFC 9110 §5.6.4):

@@ -34,12 +34,7 @@ func appendURI(b []byte, ref string) []byte {
 // uriRun returns the index of the first byte at or after i that is not
 // allowed as it is in a URI-reference (RFC 3986 §2.2, §2.3): a "%" or a
 // byte to be percent-encoded.
-func uriRun(s string, i int) int {
-	for i < len(s) && charClass[s[i]]&isURIChar != 0 {
-		i++
-	}
-	return i
-}
+func uriRun(s string, i int) int { return classRun(&charClass, s, i, isURIChar) }
 
 // checkURI reports the first byte of ref that makes it neither a
 // URI-reference (RFC 3986 §4.1) nor an IRI-reference (RFC 3987 §2.2), which
@@ -169,9 +164,7 @@ func plainAbsolute(ref string) bool {
 		return false
 	}
 	host := i
-	for i < len(ref) && uriClass[ref[i]]&isHostChar != 0 {
-		i++
-	}
+	i = classRun(&uriClass, ref, i, isHostChar)
 	if i == host {
 		return false
 	}
@@ -199,13 +192,11 @@ func plainAbsolute(ref string) bool {
 	}
 	pathEnd := len(ref)
 	for k := i; k < len(ref); k++ {
-		c := ref[k]
-		if uriClass[c]&isPlainURIChar != 0 {
-			if c == '?' && pathEnd == len(ref) {
-				pathEnd = k
-			}
-			continue
+		k = classRun(&uriClass, ref, k, isPlainURIChar)
+		if k == len(ref) {
+			break
 		}
+		c := ref[k]
 		switch {
 		case c == '%' && escapeAt(ref, k):
 			k += 2
@@ -220,6 +211,9 @@ func plainAbsolute(ref string) bool {
 		default:
 			return false
 		}
+	}
+	if q := strings.IndexByte(ref[i:pathEnd], '?'); q >= 0 {
+		pathEnd = i + q
 	}
 	return !hasDotSegment(ref[i:pathEnd])
 }

@@ -10,10 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SHORT=${SHORT:-100}
 LONG=${LONG:-2100}
-go test -c -o /tmp/weblink-bench.test . >/dev/null
+bin=$(mktemp -d)/bench.test
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go test -c -o "$bin" . >/dev/null
 count() {
 	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		/tmp/weblink-bench.test -test.run='^$' -test.bench="$1" -test.benchtime="$2x" 2>&1 |
+		"$bin" -test.run='^$' -test.bench="$1" -test.benchtime="$2x" 2>&1 |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 for b in "$@"; do
