@@ -1,6 +1,7 @@
 package weblink
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/weblinking/weblink/internal/benchdata"
@@ -34,4 +35,25 @@ func BenchmarkFormat(b *testing.B) {
 			_ = links.String()
 		}
 	})
+}
+
+// BenchmarkParseHostile parses 64 KiB of the shapes found slow in review
+// (issue #16): dense quoted-pairs, a run of empty parameters, and
+// link-values shorter than 16 bytes.
+func BenchmarkParseHostile(b *testing.B) {
+	const n = 64 << 10
+	for _, bc := range []struct{ name, in string }{
+		{"quoted-pairs", `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"`},
+		{"empty-parameters", "<a>" + strings.Repeat(";", n)},
+		{"short-link-values", strings.Repeat(`<a>;rel=x,`, n/10)},
+		{"shortest-link-values", strings.Repeat(`<>,`, n/3)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.in)))
+			b.ReportAllocs()
+			for range b.N {
+				_, _ = Parse(bc.in)
+			}
+		})
+	}
 }

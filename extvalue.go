@@ -59,6 +59,19 @@ type ExtValue struct {
 // other than a language and a region (x/text allocates to check them);
 // otherwise Value takes one allocation. Time is linear in len(s).
 func ParseExtValue(s string) (ExtValue, error) {
+	if lang, rest, ok := utf8Prefix(s); ok {
+		// The usual form, such as UTF-8'en'..., on a short path.
+		value, err := decodeValueChars(s, rest, charset{}, s[:5])
+		if err != nil {
+			return ExtValue{}, err
+		}
+		return ExtValue{Charset: s[:5], Lang: lang, Value: value}, nil
+	}
+	return parseExtValue(s)
+}
+
+// parseExtValue is the general path of ParseExtValue, for every form.
+func parseExtValue(s string) (ExtValue, error) {
 	name, rest, err := consumeCharset(s)
 	if err != nil {
 		return ExtValue{}, err
@@ -80,6 +93,24 @@ func ParseExtValue(s string) (ExtValue, error) {
 		return ExtValue{}, err
 	}
 	return ExtValue{Charset: name, Lang: lang, Value: value}, nil
+}
+
+// utf8Prefix reports whether s starts with "UTF-8'" and an empty language
+// or one of two letters, and its apostrophe: what nearly every ext-value
+// starts with, taken without the general path's loops. It returns the
+// language and the value-chars after it. On false the general path decides
+// (TestUTF8Prefix checks that both agree).
+func utf8Prefix(s string) (lang, rest string, ok bool) {
+	const prefix = "UTF-8'"
+	switch {
+	case len(s) < len(prefix)+1 || s[:len(prefix)] != prefix:
+		return "", "", false
+	case s[6] == '\'':
+		return "", s[7:], true
+	case len(s) >= 9 && s[8] == '\'' && isLetter(s[6]) && isLetter(s[7]):
+		return s[6:8], s[9:], true
+	}
+	return "", "", false
 }
 
 // String returns v as an ext-value (RFC 8187 §3.2.1, RFC 5987 §3.2), always

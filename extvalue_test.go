@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"path"
 	"slices"
@@ -615,6 +616,39 @@ func agreesWithSource(c conformanceCase) bool {
 // fuzzLangs are the languages FuzzExtValue encodes values with.
 var fuzzLangs = []string{"", "en", "de-CH", "zh-Hant-TW", "cn", "x-private", "i-klingon", "en-u-co-phonebk"}
 
+// checkUTF8Prefix fails t when ParseExtValue, which takes the short path
+// of utf8Prefix when it can, answers s otherwise than the general path.
+func checkUTF8Prefix(t *testing.T, s string) {
+	t.Helper()
+	got, err := ParseExtValue(s)
+	want, werr := parseExtValue(s)
+	if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || errors.Is(err, ErrCharset) != errors.Is(werr, ErrCharset) {
+		t.Fatalf("ParseExtValue(%q) = %+v, %v; the general path gives %+v, %v", s, got, err, want, werr)
+	}
+}
+
+// TestUTF8Prefix checks the short path of ParseExtValue against the
+// general one around the forms utf8Prefix takes.
+func TestUTF8Prefix(t *testing.T) {
+	taken := 0
+	for _, charset := range []string{"UTF-8", "utf-8", "UTF-8 ", "UTF-", "UTF-88", ""} {
+		for _, lang := range []string{"", "en", "EN", "e1", "1e", "e", "eng", "en-US", "e-", "-e", "en'", "'"} {
+			for _, value := range []string{"", "a", "%20", "%e2%82%ac", "%ff", "%2", "a b", "'", "\"", "%"} {
+				s := charset + "'" + lang + "'" + value
+				for _, in := range []string{s, s[:len(s)-min(len(s), 1)], charset + "'" + lang} {
+					checkUTF8Prefix(t, in)
+					if _, _, ok := utf8Prefix(in); ok {
+						taken++
+					}
+				}
+			}
+		}
+	}
+	if taken == 0 {
+		t.Fatal("utf8Prefix took none of the inputs")
+	}
+}
+
 func FuzzExtValue(f *testing.F) {
 	for _, file := range readConformance(f) {
 		for _, c := range file.Cases {
@@ -629,6 +663,7 @@ func FuzzExtValue(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		checkUTF8Prefix(t, s)
 		// s as an ext-value: never panics; what decodes re-encodes.
 		v, err := ParseExtValue(s)
 		if err != nil {
@@ -662,6 +697,7 @@ func BenchmarkParseExtValue(b *testing.B) {
 	for _, bm := range []struct{ name, in string }{
 		{"utf8-plain", "UTF-8''plain-text"},
 		{"utf8-escaped", "UTF-8'de'n%c3%a4chstes%20Kapitel"},
+		{"utf8-40", "UTF-8'en'Chapter%201%2C%20in%20which%20things%20go"}, // 40 bytes of value-chars
 		{"iso-8859-1", "iso-8859-1'en'%A3%20rates"},
 		{"utf8-script-tag", "UTF-8'zh-Hant-TW'%E6%95%B0%E6%8D%AE"},
 	} {

@@ -360,18 +360,26 @@ func makeBacking(n int) (Links, []string) {
 	return make(Links, 0, n), nil
 }
 
-// countParams returns, for sizing p.params when the first extension
-// parameter is found, an upper bound on the parameters that can follow in
-// rest and in the field lines still to parse: one per ";", and no more than
-// one per two bytes (";x"). Growing the slice parameter by parameter would
-// cost twice its final size.
-func (p *parser) countParams(rest string) int {
-	n, size := strings.Count(rest, ";"), len(rest)
+// paramRoom returns how many parameters to make room for in p.params when
+// the first extension parameter is found: two a link, but no more than can
+// follow in rest and in the field lines still to parse, which is one per
+// ";" and no more than one per two bytes (";x"). The ";" are counted only
+// when two a link could be more than one per 16 bytes, which would waste
+// more than 3 bytes of Param an input byte. Growing the slice parameter by
+// parameter would cost twice its final size.
+func (p *parser) paramRoom(rest string) int {
+	room, size := 2*cap(p.links), len(rest)
 	for _, line := range p.later {
-		n += strings.Count(line, ";")
 		size += len(line)
 	}
-	return min(n, size/2) + 1
+	if room <= size/16 {
+		return room
+	}
+	n := strings.Count(rest, ";")
+	for _, line := range p.later {
+		n += strings.Count(line, ";")
+	}
+	return min(room, n, size/2) + 1
 }
 
 // addStr appends a relation type or hreflang value to p.strs, making room
@@ -619,12 +627,10 @@ func describeAt(s string, i int) string {
 // value, and the index after the parameter; ok is false when the parameter
 // is malformed. A run of empty parameters is skipped at once.
 func (p *parser) param(s string, i int) (name string, kind int, value string, off, next int, ok bool) {
-	for {
-		i = skipSpace(s, i)
-		if i == len(s) || s[i] != ';' {
-			break
+	for ; i < len(s); i++ {
+		if c := s[i]; c != ';' && (c > ' ' || charClass[c]&isSpace == 0) {
+			break // not whitespace or the ";" of an empty parameter
 		}
-		i++
 	}
 	var n int
 	if kind, n = knownName(s, i); n > 0 {
@@ -789,8 +795,7 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 	}
 	if !star {
 		if p.params == nil {
-			// Two a link, but no more than can follow.
-			p.params = make([]Param, 0, min(2*cap(p.links), p.countParams(rest)))
+			p.params = make([]Param, 0, p.paramRoom(rest))
 		}
 		p.params = append(p.params, Param{Name: name, Value: value})
 		return false
