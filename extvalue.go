@@ -315,17 +315,16 @@ func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
 // scanValueChars checks that v is value-chars and returns how many %HH
 // escapes it holds. off is the offset of v in the ext-value, for errors.
 func scanValueChars(v string, off int) (escapes int, err error) {
-	for i := 0; i < len(v); i++ {
-		if charClass[v[i]]&isAttrChar != 0 {
-			continue
+	for i := 0; ; i += 3 {
+		// Runs of attr-chars a word at a time, then an escape.
+		if i = classRun(&charClass, v, i, isAttrChar); i == len(v) {
+			return escapes, nil
 		}
 		if !escapeAt(v, i) {
 			return 0, valueCharError(v, off, i)
 		}
 		escapes++
-		i += 2
 	}
-	return escapes, nil
 }
 
 // valueCharError reports the byte v[i], which is neither an attr-char nor

@@ -698,6 +698,7 @@ func BenchmarkParseExtValue(b *testing.B) {
 		{"utf8-plain", "UTF-8''plain-text"},
 		{"utf8-escaped", "UTF-8'de'n%c3%a4chstes%20Kapitel"},
 		{"utf8-40", "UTF-8'en'Chapter%201%2C%20in%20which%20things%20go"}, // 40 bytes of value-chars
+		{"utf8-40-unescaped", "UTF-8'en'Chapter-1-in-which-things-go-on-and-o"},
 		{"iso-8859-1", "iso-8859-1'en'%A3%20rates"},
 		{"utf8-script-tag", "UTF-8'zh-Hant-TW'%E6%95%B0%E6%8D%AE"},
 	} {
