@@ -21,8 +21,9 @@ const (
 // Character classes of the URIs that resolve to themselves (plainAbsolute),
 // in a second table.
 const (
-	isHostChar     = 1 << iota // ALPHA / DIGIT / "." / "-": a host name
-	isPlainURIChar             // unreserved / sub-delims / ":" / "@" / "/" / "?" (RFC 3986 §3.3, §3.4, §3.5)
+	isHostChar      = 1 << iota // ALPHA / DIGIT / "." / "-": a host name
+	isPlainURIChar              // unreserved / sub-delims / ":" / "@" / "/" / "?" (RFC 3986 §3.3, §3.4, §3.5)
+	isPlainPathChar             // the bytes of a path that net/url keeps as they are (plainURL)
 )
 
 var uriClass = func() (t [256]uint8) {
@@ -31,6 +32,9 @@ var uriClass = func() (t [256]uint8) {
 	}
 	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?" {
 		t[c] |= isPlainURIChar
+	}
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~$&+,;=:@/" {
+		t[c] |= isPlainPathChar
 	}
 	return t
 }()

@@ -97,6 +97,9 @@ func (f *nextFinder) usable(isNext bool, anchor string) bool {
 // against the page when there is one: a plain absolute URL resolves to
 // itself (plainAbsolute) and is parsed once.
 func (f *nextFinder) resolveTarget(resp *http.Response, target string) (*url.URL, error) {
+	if u := plainURL(target); u != nil {
+		return u, nil // resolves to itself, and needs no url.Parse
+	}
 	ref, err := url.Parse(target)
 	if err == nil && f.page != nil && !plainAbsolute(target) {
 		ref = f.page.ResolveReference(ref)

@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -68,6 +69,61 @@ func checkPlainAbsolute(t *testing.T, base *url.URL, ref string) {
 	}
 }
 
+// checkPlainURL fails t when plainURL(ref) is not nil and differs from what
+// url.Parse, the oracle, makes of ref, or does not resolve to itself.
+func checkPlainURL(t *testing.T, ref string) bool {
+	t.Helper()
+	got := plainURL(ref)
+	if got == nil {
+		return false
+	}
+	want, err := url.Parse(ref)
+	if err != nil || *got != *want {
+		t.Fatalf("plainURL(%q) = %#v; url.Parse: %#v, %v", ref, got, want, err)
+	}
+	if s := got.String(); s != ref {
+		t.Fatalf("plainURL(%q).String() = %q", ref, s)
+	}
+	return true
+}
+
+// TestPlainURLSameAsNetURL checks plainURL against url.Parse over the
+// references of TestPlainAbsoluteSameAsNetURL and paths holding each
+// printable ASCII byte.
+func TestPlainURLSameAsNetURL(t *testing.T) {
+	refs := append(conformanceStrings(t, "conformance/resolve-*.json", "ref", "base", "target", "anchor"), plainRefs()...)
+	for c := byte(0x20); c < 0x7f; c++ {
+		for _, form := range []string{"https://h/a%cb", "http://h:8/%c?%c", "https://h?q=%c", "http://h%c/"} {
+			refs = append(refs, strings.ReplaceAll(form, "%c", string(c)))
+		}
+	}
+	taken := 0
+	for _, ref := range refs {
+		if checkPlainURL(t, ref) {
+			taken++
+		}
+	}
+	if taken < 100 {
+		t.Errorf("plainURL took only %d of %d references", taken, len(refs))
+	}
+	t.Logf("%d references, %d taken by plainURL", len(refs), taken)
+}
+
+// TestPlainURL is the table of plainURL's rules.
+func TestPlainURL(t *testing.T) {
+	for ref, want := range map[string]bool{
+		"https://api.github.com/repositories/1300192/issues?page=4": true,
+		"http://h": true, "http://h:8080/a;b=c?x=%41&y": true, "https://h?": false, "https://h??": true,
+		"http://h/a%41": false, "http://h/a#f": false, "http://h/a!": false, "http://h/a(b)": false, "http://h/a*": false,
+		"http://h/a'": false, "HTTP://h": false, "http://h/./": false,
+	} {
+		if got := plainURL(ref) != nil; got != want {
+			t.Errorf("plainURL(%q) != nil is %v, want %v", ref, got, want)
+		}
+		checkPlainURL(t, ref)
+	}
+}
+
 // TestPlainAbsoluteSameAsNetURL checks the plainAbsolute short cut of
 // resolveRef against net/url over every reference and base of the
 // resolution vectors in testdata/conformance and the generated plainRefs.
@@ -128,5 +184,6 @@ func FuzzPlainAbsolute(f *testing.F) {
 			return
 		}
 		checkPlainAbsolute(t, b, ref)
+		checkPlainURL(t, ref)
 	})
 }
