@@ -106,6 +106,9 @@ func checkScanners(t *testing.T, s string) {
 			if wk, wn := knownNameSlow(s, i); gk != wk || gn != wn {
 				t.Fatalf("knownName(%q, %d) = %d, %d; the general path says %d, %d", s, i, gk, gn, wk, wn)
 			}
+			if attrNames[gk] != s[i:i+gn] {
+				t.Fatalf("knownName(%q, %d) = %d: attrNames has %q", s, i, gk, attrNames[gk])
+			}
 		}
 	}
 }

@@ -167,6 +167,11 @@ const (
 	attrExtension // every other name (§3.4.2)
 )
 
+// attrNames are the names of the first-wins kinds and of hreflang, by
+// kind.
+var attrNames = [...]string{attrRel: "rel", attrAnchor: "anchor", attrRev: "rev", attrMedia: "media",
+	attrTitle: "title", attrTitleStar: "title*", attrType: "type", attrHreflang: "hreflang"}
+
 // attrKind returns the kind of the parameter named name (lower-case).
 func attrKind(name string) int {
 	switch name {
@@ -627,30 +632,33 @@ func describeAt(s string, i int) string {
 // value, and the index after the parameter; ok is false when the parameter
 // is malformed. A run of empty parameters is skipped at once.
 func (p *parser) param(s string, i int) (name string, kind int, value string, off, next int, ok bool) {
-	for ; i < len(s); i++ {
-		if c := s[i]; c != ';' && (c > ' ' || charClass[c]&isSpace == 0) {
-			break // not whitespace or the ";" of an empty parameter
+	if i+1 < len(s) && s[i] == ' ' && s[i+1] > ' ' && s[i+1] != ';' {
+		i++ // the usual single space
+	} else {
+		for ; i < len(s); i++ {
+			if c := s[i]; c != ';' && (c > ' ' || charClass[c]&isSpace == 0) {
+				break // not whitespace or the ";" of an empty parameter
+			}
 		}
 	}
-	var n int
-	if kind, n = knownName(s, i); n > 0 {
-		name = s[i : i+n]
-		i += n
+	if k, n := knownName(s, i); n > 0 {
+		name, kind = attrNames[k], k
+		i += n + 1 // and the "="
 	} else {
 		name, i, ok = p.paramName(s, i)
 		if name == "" {
 			return "", 0, "", i, i, ok
 		}
 		kind = attrKind(name)
-	}
-	// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
-	if i == len(s) || s[i] != '=' {
-		i = skipSpace(s, i)
+		// BWS "=" BWS, usually a bare "=", which needs no skipSpace.
 		if i == len(s) || s[i] != '=' {
-			return name, kind, "", i, i, true
+			i = skipSpace(s, i)
+			if i == len(s) || s[i] != '=' {
+				return name, kind, "", i, i, true
+			}
 		}
+		i++
 	}
-	i++
 	if i < len(s) && s[i] <= ' ' {
 		i = skipSpace(s, i)
 	}
