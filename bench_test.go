@@ -47,6 +47,7 @@ func BenchmarkParseHostile(b *testing.B) {
 		{"empty-parameters", "<a>" + strings.Repeat(";", n)},
 		{"short-link-values", strings.Repeat(`<a>;rel=x,`, n/10)},
 		{"shortest-link-values", strings.Repeat(`<>,`, n/3)},
+		{"junk-after-a-link", "<a>," + strings.Repeat("x,", n/2)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.in)))

@@ -150,6 +150,12 @@ var memoryShapes = []struct {
 	{"quoted-pairs", func(n int) string { return `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"` }},
 	{"bad star parameters", func(n int) string { return strings.Repeat("<a>;x*=b,", n/9) }},
 	{"anchored next links", func(n int) string { return strings.Repeat(`<a>;rel=next;anchor="#x",`, n/25) }},
+	// Elements after the last link that are dropped: a parse that sized
+	// its links again at each would take quadratic time (issue #16
+	// review).
+	{"malformed link-values after a link", func(n int) string { return "<a>," + strings.Repeat("x,", n/2) }},
+	{"empty elements after links", func(n int) string { return "<a>,<b>,<c>,<d>," + strings.Repeat(";,", n/2) }},
+	{"bad link-values after a link", func(n int) string { return "<a>," + strings.Repeat("<>x,", n/4) }},
 }
 
 // maxParseBytesPerByte bounds what Parse and ParseHeader allocate per input
@@ -322,6 +328,7 @@ var linearFuncs = []struct {
 	run  func(string)
 }{
 	{"Parse", func(s string) { _, _ = Parse(s) }},
+	{"Parser", func(s string) { var p Parser; _, _ = p.Parse(s) }},
 	{"nextLink", func(s string) {
 		_, _ = nextLink(&http.Response{Header: http.Header{"Link": {s}}, Request: &http.Request{URL: linearBase}})
 	}},

@@ -100,6 +100,9 @@ type Parser struct {
 func (p *Parser) Parse(fieldValue string) (Links, error) {
 	p.reset()
 	p.p.parse(fieldValue)
+	if p.p.links == nil {
+		p.p.links = Links{} // empty, as Parse returns it
+	}
 	return p.p.links, p.p.err(0)
 }
 
@@ -225,6 +228,7 @@ type parser struct {
 	params []Param  // backing for Params
 	stars  []int    // indexes in params of the decoded name* parameters of a link
 	later  []string // the field lines after the one being parsed, for sizing
+	sized  bool     // parseOne has made room for the rest of the field value
 	kept   int      // problems kept from earlier field lines, which count towards maxErrors
 
 	// find is set when only the choice of a link matters (findNext):
@@ -309,6 +313,7 @@ func startsElement(s string, j int) bool {
 // room for them first (reserve, countLinkValues); parseOne does when there
 // is none left.
 func (p *parser) parse(s string) {
+	p.sized = false
 	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
 	}
 }
@@ -326,7 +331,10 @@ func (p *parser) parseOne(s string, i int) (next int, ok bool) {
 		if i == len(s) {
 			return i, false
 		}
-		if len(p.links) == cap(p.links) {
+		if len(p.links) == cap(p.links) && !p.sized && s[i] == '<' {
+			// Once a field value: counting again for every element
+			// after the last link would take quadratic time.
+			p.sized = true
 			p.reserve(countLinkValues(s[i:]))
 		}
 		if i, ok = p.linkValue(s, i); ok {

@@ -438,6 +438,19 @@ func TestParserSameAsParse(t *testing.T) {
 	}
 }
 
+// TestParserFresh checks that a new Parser answers inputs with no link as
+// Parse does: an empty, non-nil Links (the review of #16 found nil).
+func TestParserFresh(t *testing.T) {
+	for _, in := range []string{"", " , ", "x", "<a", "<a>"} {
+		var p Parser
+		want, wantErr := Parse(in)
+		got, err := p.Parse(in)
+		if (got == nil) != (want == nil) || cmp.Diff(want, got) != "" || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("new Parser.Parse(%q) = %#v, %v; Parse: %#v, %v", in, got, err, want, wantErr)
+		}
+	}
+}
+
 // TestParserLifetime checks the lifetime rule of Parser: a later call on
 // another Parser, or on the same Parser after the result was cloned, leaves
 // a result untouched; only the same Parser's next call overwrites it.
