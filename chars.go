@@ -18,27 +18,6 @@ const (
 	isQuoteStop             // DQUOTE or backslash: ends the run of qdtext in a quoted-string (RFC 9110 §5.6.4)
 )
 
-// Character classes of the URIs that resolve to themselves (plainAbsolute),
-// in a second table.
-const (
-	isHostChar      = 1 << iota // ALPHA / DIGIT / "." / "-": a host name
-	isPlainURIChar              // unreserved / sub-delims / ":" / "@" / "/" / "?" (RFC 3986 §3.3, §3.4, §3.5)
-	isPlainPathChar             // the bytes of a path that net/url keeps as they are (plainURL)
-)
-
-var uriClass = func() (t [256]uint8) {
-	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-" {
-		t[c] |= isHostChar
-	}
-	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?" {
-		t[c] |= isPlainURIChar
-	}
-	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~$&+,;=:@/" {
-		t[c] |= isPlainPathChar
-	}
-	return t
-}()
-
 var charClass = func() (t [256]uint8) {
 	for c := range t {
 		if ascii.IsTokenChar(byte(c)) {
@@ -180,21 +159,3 @@ func load64(s string, i int) uint64 {
 // zero byte may be marked too, so only the lowest mark is to be trusted. It
 // is 0 when x has no zero byte.
 func zeroBytes(x uint64) uint64 { return (x - lowBits) &^ x & highBits }
-
-// classRun returns the index of the first byte of s at or after i whose
-// class in the table t (charClass, uriClass) does not have the bit class,
-// or len(s). It tests eight bytes at a time, and-ing their classes, which
-// costs about half as many instructions a byte as a byte loop on runs such
-// as a URI.
-func classRun(t *[256]uint8, s string, i int, class uint8) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		if t[w[0]]&t[w[1]]&t[w[2]]&t[w[3]]&t[w[4]]&t[w[5]]&t[w[6]]&t[w[7]]&class == 0 {
-			break
-		}
-	}
-	for i < len(s) && t[s[i]]&class != 0 {
-		i++
-	}
-	return i
-}

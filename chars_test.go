@@ -3,6 +3,8 @@ package weblink
 import (
 	"strings"
 	"testing"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // The byte loops that the word-at-a-time scanners of chars.go and the fast
@@ -90,9 +92,9 @@ func checkScanners(t *testing.T, s string) {
 		for _, c := range []struct {
 			t     *[256]uint8
 			class uint8
-		}{{&charClass, isURIChar}, {&charClass, isTchar}, {&charClass, isAttrChar}, {&uriClass, isHostChar}, {&uriClass, isPlainURIChar}} {
-			if got, want := classRun(c.t, s, i, c.class), classRunBytes(c.t, s, i, c.class); got != want {
-				t.Fatalf("classRun(%q, %d, %#x) = %d, want %d", s, i, c.class, got, want)
+		}{{&charClass, isURIChar}, {&charClass, isTchar}, {&charClass, isAttrChar}} {
+			if got, want := ascii.ClassRun(c.t, s, i, c.class), classRunBytes(c.t, s, i, c.class); got != want {
+				t.Fatalf("ascii.ClassRun(%q, %d, %#x) = %d, want %d", s, i, c.class, got, want)
 			}
 		}
 		if i < len(s) && s[i] == '"' {

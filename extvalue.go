@@ -317,7 +317,7 @@ func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
 func scanValueChars(v string, off int) (escapes int, err error) {
 	for i := 0; ; i += 3 {
 		// Runs of attr-chars a word at a time, then an escape.
-		if i = classRun(&charClass, v, i, isAttrChar); i == len(v) {
+		if i = ascii.ClassRun(&charClass, v, i, isAttrChar); i == len(v) {
 			return escapes, nil
 		}
 		if !escapeAt(v, i) {

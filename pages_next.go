@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // findNext returns the next URL of resp for NextURL and Pages: the target
@@ -95,13 +97,13 @@ func (f *nextFinder) usable(isNext bool, anchor string) bool {
 
 // resolveTarget returns the URL of the chosen next link's target, resolved
 // against the page when there is one: a plain absolute URL resolves to
-// itself (plainAbsolute) and is parsed once.
+// itself (plainuri.Absolute) and is parsed once.
 func (f *nextFinder) resolveTarget(resp *http.Response, target string) (*url.URL, error) {
-	if u := plainURL(target); u != nil {
+	if u := plainuri.URL(target); u != nil {
 		return u, nil // resolves to itself, and needs no url.Parse
 	}
 	ref, err := url.Parse(target)
-	if err == nil && f.page != nil && !plainAbsolute(target) {
+	if err == nil && f.page != nil && !plainuri.Absolute(target) {
 		ref = f.page.ResolveReference(ref)
 	}
 	if err != nil {
@@ -169,7 +171,7 @@ func (f *nextFinder) explain(resp *http.Response, lines []string) error {
 // for certain: no ASCII control character, every "%" followed by two hex
 // digits, and no scheme, authority or colon in the first path segment
 // (which is where url.Parse finds the rest of its errors), or else a plain
-// absolute http or https URL (plainAbsolute). A false result only means
+// absolute http or https URL (plainuri.Absolute). A false result only means
 // that url.Parse must be asked.
 func surelyParses(ref string) bool {
 	for i := 0; i < len(ref); i++ {
@@ -184,7 +186,7 @@ func surelyParses(ref string) bool {
 	for i := 0; i < len(ref); i++ {
 		switch ref[i] {
 		case ':':
-			return plainAbsolute(ref)
+			return plainuri.Absolute(ref)
 		case '/', '?', '#':
 			return ref[i] != '/' || i+1 == len(ref) || ref[i+1] != '/' || i > 0
 		}

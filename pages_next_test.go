@@ -57,7 +57,7 @@ func oldNextLink(resp *http.Response) (*url.URL, error) {
 	return u, nil
 }
 
-// oldResolveRef is resolveRef without its plainAbsolute short cut: always
+// oldResolveRef is resolveRef without its plainuri.Absolute short cut: always
 // net/url.
 func oldResolveRef(base *url.URL, ref string) (string, error) {
 	u, err := url.Parse(ref)

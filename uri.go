@@ -2,10 +2,10 @@ package weblink
 
 import (
 	"net/url"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // appendURI appends ref converted to a URI-reference: the bytes of non-ASCII
@@ -34,7 +34,7 @@ func appendURI(b []byte, ref string) []byte {
 // uriRun returns the index of the first byte at or after i that is not
 // allowed as it is in a URI-reference (RFC 3986 §2.2, §2.3): a "%" or a
 // byte to be percent-encoded.
-func uriRun(s string, i int) int { return classRun(&charClass, s, i, isURIChar) }
+func uriRun(s string, i int) int { return ascii.ClassRun(&charClass, s, i, isURIChar) }
 
 // checkURI reports the first byte of ref that makes it neither a
 // URI-reference (RFC 3986 §4.1) nor an IRI-reference (RFC 3987 §2.2), which
@@ -126,10 +126,10 @@ func hasURIScheme(s string) bool {
 
 // resolveRef resolves ref against base (RFC 3986 §5.2), returning ref
 // unchanged with an error when net/url cannot parse it. A plain absolute
-// http or https URL (plainAbsolute) is returned as written without net/url,
-// which would give back the same string.
+// http or https URL (plainuri.Absolute) is returned as written without
+// net/url, which would give back the same string.
 func resolveRef(base *url.URL, ref string) (string, error) {
-	if plainAbsolute(ref) {
+	if plainuri.Absolute(ref) {
 		return ref, nil
 	}
 	u, err := url.Parse(ref)
@@ -137,126 +137,4 @@ func resolveRef(base *url.URL, ref string) (string, error) {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}
 	return base.ResolveReference(u).String(), nil
-}
-
-// plainAbsolute reports whether ref is an absolute http or https URL that
-// resolves to itself (RFC 3986 §5.2.2: a reference with a scheme keeps its
-// authority, path and query, with remove_dot_segments applied to the path)
-// and that net/url parses and writes back unchanged, so that resolving it
-// needs no net/url round trip:
-//
-//	"http://" or "https://", lower-case
-//	host  = 1*( ALPHA / DIGIT / "." / "-" ) [ ":" 1*DIGIT ]
-//	then path, query and fragment of unreserved, sub-delims, ":", "@",
-//	"/", "?" and pct-encoded, with at most one "#", not followed by nothing
-//
-// with no "." or ".." segment in the path (remove_dot_segments would change
-// it) and no path starting with "//" (net/url's resolution makes it one
-// "/"). Anything else returns false and goes through net/url.
-func plainAbsolute(ref string) bool {
-	var i int
-	switch {
-	case len(ref) > 7 && ref[:7] == "http://":
-		i = 7
-	case len(ref) > 8 && ref[:8] == "https://":
-		i = 8
-	default:
-		return false
-	}
-	host := i
-	i = classRun(&uriClass, ref, i, isHostChar)
-	if i == host {
-		return false
-	}
-	if i < len(ref) && ref[i] == ':' {
-		i++
-		port := i
-		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
-			i++
-		}
-		if i == port {
-			return false
-		}
-	}
-	if i == len(ref) {
-		return true
-	}
-	switch ref[i] {
-	case '/':
-		if i+1 < len(ref) && ref[i+1] == '/' {
-			return false
-		}
-	case '?', '#':
-	default:
-		return false
-	}
-	pathEnd := len(ref)
-	for k := i; k < len(ref); k++ {
-		k = classRun(&uriClass, ref, k, isPlainURIChar)
-		if k == len(ref) {
-			break
-		}
-		c := ref[k]
-		switch {
-		case c == '%' && escapeAt(ref, k):
-			k += 2
-		case c == '#' && k+1 < len(ref) && strings.IndexByte(ref[k+1:], '#') < 0:
-			// One fragment, not empty: net/url drops an empty one.
-			pathEnd = min(pathEnd, k)
-			for k++; k < len(ref); k++ {
-				if c := ref[k]; uriClass[c]&isPlainURIChar == 0 && !(c == '%' && escapeAt(ref, k)) {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	if q := strings.IndexByte(ref[i:pathEnd], '?'); q >= 0 {
-		pathEnd = i + q
-	}
-	return !hasDotSegment(ref[i:pathEnd])
-}
-
-// plainURL returns the URL that url.Parse returns for ref when ref is a
-// plainAbsolute reference with no fragment, no empty query ("?" at the
-// end) and a path of letters, digits and "-._~$&+,;=:@/" only, which
-// net/url keeps as written; it returns nil for every other ref. Such a ref,
-// what API servers send as the next link, is split into scheme, host, path
-// and query without url.Parse's unescaping and re-escaping, which cost
-// several times as much (TestPlainURLSameAsNetURL and FuzzPlainAbsolute
-// check it against url.Parse).
-func plainURL(ref string) *url.URL {
-	if !plainAbsolute(ref) || strings.IndexByte(ref, '#') >= 0 {
-		return nil
-	}
-	u := &url.URL{Scheme: "http"}
-	rest := ref[len("http://"):]
-	if ref[4] == 's' {
-		u.Scheme, rest = "https", ref[len("https://"):]
-	}
-	path := indexEither(rest, 0, '/', '?')
-	u.Host, rest = rest[:path], rest[path:]
-	rest, query, hasQuery := strings.Cut(rest, "?")
-	if hasQuery && query == "" || classRun(&uriClass, rest, 0, isPlainPathChar) < len(rest) {
-		return nil
-	}
-	u.Path, u.RawQuery = rest, query
-	return u
-}
-
-// hasDotSegment reports whether path has a "." or ".." segment, which
-// remove_dot_segments removes (RFC 3986 §5.2.4).
-func hasDotSegment(path string) bool {
-	for {
-		k := strings.Index(path, "/.")
-		if k < 0 {
-			return false
-		}
-		rest := path[k+2:]
-		if rest == "" || rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/') {
-			return true
-		}
-		path = path[k+2:]
-	}
 }

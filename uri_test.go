@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 func TestHasURIScheme(t *testing.T) {
@@ -19,7 +21,7 @@ func TestHasURIScheme(t *testing.T) {
 	}
 }
 
-// plainRefs returns generated references around the rules of plainAbsolute:
+// plainRefs returns generated references around the rules of plainuri.Absolute:
 // schemes, hosts, ports, paths, queries and fragments that net/url keeps,
 // changes or rejects.
 func plainRefs() []string {
@@ -40,7 +42,7 @@ func plainRefs() []string {
 }
 
 // resolutionBases returns the base URIs of the resolution vectors and a few
-// more, for the differential tests of plainAbsolute.
+// more, for the differential tests of plainuri.Absolute.
 func resolutionBases(t testing.TB) []*url.URL {
 	var bases []*url.URL
 	for _, s := range append(conformanceStrings(t, "conformance/resolve-*.json", "base"), "https://h/a/b?q#f", "mailto:x@y", "http://u:p@H:8080") {
@@ -51,7 +53,7 @@ func resolutionBases(t testing.TB) []*url.URL {
 	return bases
 }
 
-// checkPlainAbsolute fails t when plainAbsolute(ref) holds but net/url,
+// checkPlainAbsolute fails t when plainuri.Absolute(ref) holds but net/url,
 // the oracle, does not resolve ref against base to ref as written, or when
 // resolveRef and net/url disagree.
 func checkPlainAbsolute(t *testing.T, base *url.URL, ref string) {
@@ -61,33 +63,33 @@ func checkPlainAbsolute(t *testing.T, base *url.URL, ref string) {
 	if err == nil {
 		want = base.ResolveReference(u).String()
 	}
-	if plainAbsolute(ref) && (err != nil || want != ref) {
-		t.Fatalf("plainAbsolute(%q) holds, but net/url resolves it against %q to %q, %v", ref, base, want, err)
+	if plainuri.Absolute(ref) && (err != nil || want != ref) {
+		t.Fatalf("plainuri.Absolute(%q) holds, but net/url resolves it against %q to %q, %v", ref, base, want, err)
 	}
 	if got, gotErr := resolveRef(base, ref); got != want || (gotErr == nil) != (err == nil) {
 		t.Fatalf("resolveRef(%q, %q) = %q, %v; net/url: %q, %v", base, ref, got, gotErr, want, err)
 	}
 }
 
-// checkPlainURL fails t when plainURL(ref) is not nil and differs from what
+// checkPlainURL fails t when plainuri.URL(ref) is not nil and differs from what
 // url.Parse, the oracle, makes of ref, or does not resolve to itself.
 func checkPlainURL(t *testing.T, ref string) bool {
 	t.Helper()
-	got := plainURL(ref)
+	got := plainuri.URL(ref)
 	if got == nil {
 		return false
 	}
 	want, err := url.Parse(ref)
 	if err != nil || *got != *want {
-		t.Fatalf("plainURL(%q) = %#v; url.Parse: %#v, %v", ref, got, want, err)
+		t.Fatalf("plainuri.URL(%q) = %#v; url.Parse: %#v, %v", ref, got, want, err)
 	}
 	if s := got.String(); s != ref {
-		t.Fatalf("plainURL(%q).String() = %q", ref, s)
+		t.Fatalf("plainuri.URL(%q).String() = %q", ref, s)
 	}
 	return true
 }
 
-// TestPlainURLSameAsNetURL checks plainURL against url.Parse over the
+// TestPlainURLSameAsNetURL checks plainuri.URL against url.Parse over the
 // references of TestPlainAbsoluteSameAsNetURL and paths holding each
 // printable ASCII byte.
 func TestPlainURLSameAsNetURL(t *testing.T) {
@@ -104,12 +106,12 @@ func TestPlainURLSameAsNetURL(t *testing.T) {
 		}
 	}
 	if taken < 100 {
-		t.Errorf("plainURL took only %d of %d references", taken, len(refs))
+		t.Errorf("plainuri.URL took only %d of %d references", taken, len(refs))
 	}
-	t.Logf("%d references, %d taken by plainURL", len(refs), taken)
+	t.Logf("%d references, %d taken by plainuri.URL", len(refs), taken)
 }
 
-// TestPlainURL is the table of plainURL's rules.
+// TestPlainURL is the table of plainuri.URL's rules.
 func TestPlainURL(t *testing.T) {
 	for ref, want := range map[string]bool{
 		"https://api.github.com/repositories/1300192/issues?page=4": true,
@@ -117,14 +119,14 @@ func TestPlainURL(t *testing.T) {
 		"http://h/a%41": false, "http://h/a#f": false, "http://h/a!": false, "http://h/a(b)": false, "http://h/a*": false,
 		"http://h/a'": false, "HTTP://h": false, "http://h/./": false,
 	} {
-		if got := plainURL(ref) != nil; got != want {
-			t.Errorf("plainURL(%q) != nil is %v, want %v", ref, got, want)
+		if got := plainuri.URL(ref) != nil; got != want {
+			t.Errorf("plainuri.URL(%q) != nil is %v, want %v", ref, got, want)
 		}
 		checkPlainURL(t, ref)
 	}
 }
 
-// TestPlainAbsoluteSameAsNetURL checks the plainAbsolute short cut of
+// TestPlainAbsoluteSameAsNetURL checks the plainuri.Absolute short cut of
 // resolveRef against net/url over every reference and base of the
 // resolution vectors in testdata/conformance and the generated plainRefs.
 func TestPlainAbsoluteSameAsNetURL(t *testing.T) {
@@ -132,7 +134,7 @@ func TestPlainAbsoluteSameAsNetURL(t *testing.T) {
 	bases := resolutionBases(t)
 	plain := 0
 	for _, ref := range refs {
-		if plainAbsolute(ref) {
+		if plainuri.Absolute(ref) {
 			plain++
 		}
 		for _, base := range bases[:4] {
@@ -150,7 +152,7 @@ func TestPlainAbsoluteSameAsNetURL(t *testing.T) {
 	t.Logf("%d references, %d plain", len(refs), plain)
 }
 
-// TestPlainAbsolute is the table of plainAbsolute's rules.
+// TestPlainAbsolute is the table of plainuri.Absolute's rules.
 func TestPlainAbsolute(t *testing.T) {
 	for ref, want := range map[string]bool{
 		"https://api.github.com/repositories/1300192/issues?page=4": true,
@@ -164,13 +166,13 @@ func TestPlainAbsolute(t *testing.T) {
 		"http:///x": false, "http://h/a b": false, "http://h/%zz": false, "http://h/\u00e4": false,
 		"http://h/#a#b": false, "ftp://h/": false, "/a": false, "": false,
 	} {
-		if got := plainAbsolute(ref); got != want {
-			t.Errorf("plainAbsolute(%q) = %v, want %v", ref, got, want)
+		if got := plainuri.Absolute(ref); got != want {
+			t.Errorf("plainuri.Absolute(%q) = %v, want %v", ref, got, want)
 		}
 	}
 }
 
-// FuzzPlainAbsolute checks plainAbsolute and resolveRef against net/url on
+// FuzzPlainAbsolute checks plainuri.Absolute, plainuri.URL and resolveRef against net/url on
 // any reference and base.
 func FuzzPlainAbsolute(f *testing.F) {
 	for _, ref := range conformanceStrings(f, "conformance/resolve-*.json", "ref") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // maxErrors is how many problems one document reports in detail; the
@@ -193,83 +194,11 @@ func (r *resolver) resolve(ref string, p *problems) string {
 	if r.base == nil {
 		return ref
 	}
-	if (strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")) && plainAbsolute(ref) {
+	if plainuri.Absolute(ref) {
 		return ref
 	}
-	if r.prefix != "" && len(ref) > 1 && ref[0] == '/' && ref[1] != '/' && plainRest(ref) {
+	if r.prefix != "" && plainuri.Path(ref) {
 		return r.prefix + ref
 	}
 	return resolve(r.base, ref, p)
-}
-
-// plainAbsolute reports whether the http or https URL ref has a host of
-// letters, digits, dots and hyphens, an optional numeric port, and a plain
-// rest (plainRest).
-func plainAbsolute(ref string) bool {
-	i := strings.Index(ref, "//") + 2
-	host := i
-	for i < len(ref) && (isAlnum(ref[i]) || ref[i] == '.' || ref[i] == '-') {
-		i++
-	}
-	if i == host {
-		return false
-	}
-	if i < len(ref) && ref[i] == ':' {
-		i++
-		port := i
-		for i < len(ref) && '0' <= ref[i] && ref[i] <= '9' {
-			i++
-		}
-		if i == port {
-			return false
-		}
-	}
-	return i == len(ref) || ref[i] == '/' && plainRest(ref[i:]) || ref[i] == '?' && plainRest(ref[i:])
-}
-
-// plainRest reports whether s, the path, query and fragment of a URL,
-// holds only unreserved characters, sub-delims, ":", "@", "/", "?" (after
-// the path) and well-formed percent-encodings, at most one "#" and not at
-// the end, and no path segment "." or "..".
-func plainRest(s string) bool {
-	inPath, fragment := true, false
-	segment := 0 // start of the current path segment
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isAlnum(c) || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
-		case c == '%':
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return false
-			}
-			i += 2
-			continue
-		case c == '?':
-		case c == '#' && !fragment && i+1 < len(s): // net/url drops an empty fragment
-			fragment = true
-		default:
-			return false
-		}
-		if inPath && (c == '/' || c == '?' || c == '#') {
-			if seg := s[segment:i]; seg == "." || seg == ".." {
-				return false
-			}
-			segment = i + 1
-			inPath = c == '/'
-		}
-	}
-	if seg := s[segment:]; inPath && (seg == "." || seg == "..") {
-		return false
-	}
-	return true
-}
-
-// isAlnum reports whether c is an ASCII letter or digit.
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-// isHex reports whether c is a hexadecimal digit.
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -1,6 +1,7 @@
 // Package ascii holds the ASCII helpers that the weblink package and the
 // weblink command share: letter case, case-folding comparison, the printable
-// check and the token test of RFC 9110 §5.6.2.
+// check, the token test of RFC 9110 §5.6.2, and ClassRun, which scans runs
+// of a byte class a word at a time.
 //
 // Unlike strings.ToLower and strings.EqualFold, they leave every byte that
 // is not an ASCII letter alone: the names and relation types of RFC 8288
@@ -99,4 +100,21 @@ var tchar = [256]bool{
 	'i': true, 'j': true, 'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true,
 	'q': true, 'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true,
 	'y': true, 'z': true,
+}
+
+// ClassRun returns the index of the first byte of s at or after i whose
+// class in the table t does not have a bit of class, or len(s). It tests
+// eight bytes at a time, and-ing their classes, which costs about half as
+// many instructions a byte as a byte loop on runs such as a URI.
+func ClassRun(t *[256]uint8, s string, i int, class uint8) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		if t[w[0]]&t[w[1]]&t[w[2]]&t[w[3]]&t[w[4]]&t[w[5]]&t[w[6]]&t[w[7]]&class == 0 {
+			break
+		}
+	}
+	for i < len(s) && t[s[i]]&class != 0 {
+		i++
+	}
+	return i
 }
