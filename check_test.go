@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 // want is an expected problem: its offset, whether it is a warning, and a
@@ -400,14 +401,11 @@ func TestCheckHostile(t *testing.T) {
 		}
 		small, large := in(size/4), in(size)
 		allocs := func(s string) uint64 {
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			if ps := Check(s); len(ps) > maxProblems {
-				t.Errorf("%q: %d problems", unit, len(ps))
-			}
-			runtime.ReadMemStats(&after)
-			return after.TotalAlloc - before.TotalAlloc
+			return memtest.Allocated(func() {
+				if ps := Check(s); len(ps) > maxProblems {
+					t.Errorf("%q: %d problems", unit, len(ps))
+				}
+			})
 		}
 		as, al := allocs(small), allocs(large)
 		if perByte := float64(al) / float64(len(large)); perByte > 400 {

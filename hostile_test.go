@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 // hostileCases are inputs built to make a parser slow, large or crash; build
@@ -92,7 +94,7 @@ func TestHostileInput(t *testing.T) {
 				in := tc.build(n)
 				var ls Links
 				var err error
-				allocated[i] = bytesAllocated(func() { ls, err = Parse(in) })
+				allocated[i] = memtest.Allocated(func() { ls, err = Parse(in) })
 				tc.check(t, n, ls, err)
 			}
 			if ratio := float64(allocated[1]) / float64(max(allocated[0], 1)); ratio > 6 && allocated[1] > 1<<16 {
@@ -104,16 +106,6 @@ func TestHostileInput(t *testing.T) {
 			}
 		})
 	}
-}
-
-// bytesAllocated returns the bytes allocated on the heap while f runs.
-func bytesAllocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // TestErrorSizeBounded checks that a long hostile value does not make the
@@ -171,7 +163,7 @@ func TestParseMemoryBound(t *testing.T) {
 	for _, tc := range memoryShapes {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.build(n)
-			perByte := float64(bytesAllocated(func() { _, _ = Parse(in) })) / float64(len(in))
+			perByte := float64(memtest.Allocated(func() { _, _ = Parse(in) })) / float64(len(in))
 			t.Logf("Parse: %.1f B/B", perByte)
 			if perByte > maxParseBytesPerByte {
 				t.Errorf("Parse allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
@@ -182,7 +174,7 @@ func TestParseMemoryBound(t *testing.T) {
 				lines[i] = line
 			}
 			h := http.Header{"Link": lines}
-			perByte = float64(bytesAllocated(func() { _, _ = ParseHeader(h) })) / float64(1000*len(line))
+			perByte = float64(memtest.Allocated(func() { _, _ = ParseHeader(h) })) / float64(1000*len(line))
 			t.Logf("ParseHeader: %.1f B/B", perByte)
 			if perByte > maxParseBytesPerByte {
 				t.Errorf("ParseHeader allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
@@ -211,7 +203,7 @@ func TestNextURLMemoryBound(t *testing.T) {
 					}
 					resp := &http.Response{Header: http.Header{"Link": lines}, Request: &http.Request{URL: base}}
 					var ok bool
-					perByte := float64(bytesAllocated(func() { _, ok = NextURL(resp) })) / float64(size)
+					perByte := float64(memtest.Allocated(func() { _, ok = NextURL(resp) })) / float64(size)
 					t.Logf("%d lines: %.2f B/B", len(lines), perByte)
 					if perByte > 8 {
 						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 8", len(lines), perByte)
@@ -249,7 +241,7 @@ func TestNextURLHugeTarget(t *testing.T) {
 	base, _ := url.Parse("https://api.example/items?page=1")
 	resp := &http.Response{Header: http.Header{"Link": {value}}, Request: &http.Request{URL: base}}
 	var u *url.URL
-	perByte := float64(bytesAllocated(func() { u, _ = NextURL(resp) })) / float64(len(value))
+	perByte := float64(memtest.Allocated(func() { u, _ = NextURL(resp) })) / float64(len(value))
 	t.Logf("NextURL: %.2f B/B", perByte)
 	if u == nil || len(u.Path) < n {
 		t.Fatalf("NextURL = %.40v, want the 4 MiB target", u)
@@ -283,7 +275,7 @@ func TestPagesMemoryBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			pages := 0
-			perByte := float64(bytesAllocated(func() {
+			perByte := float64(memtest.Allocated(func() {
 				for _, err := range Pages(context.Background(), client, req) {
 					if err != nil {
 						t.Errorf("page %d: %v", pages+1, err)

@@ -1,11 +1,11 @@
 package discover
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 // hostileCases are documents built to make HTML or Feed slow, large or
@@ -105,7 +105,7 @@ func TestHostileInput(t *testing.T) {
 				in := tc.build(n)
 				var ls weblink.Links
 				var err error
-				allocated[i] = bytesAllocated(func() {
+				allocated[i] = memtest.Allocated(func() {
 					if tc.feed {
 						ls, err = Feed(strings.NewReader(in), base)
 					} else {
@@ -126,16 +126,6 @@ func TestHostileInput(t *testing.T) {
 	}
 }
 
-// bytesAllocated returns the bytes allocated on the heap while f runs.
-func bytesAllocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestHTML100000Links reads a document of 100 000 <link> elements: all are
 // returned, in memory proportional to the input.
 func TestHTML100000Links(t *testing.T) {
@@ -143,7 +133,7 @@ func TestHTML100000Links(t *testing.T) {
 	in := strings.Repeat(`<link rel=a href=/x>`, n)
 	var ls weblink.Links
 	var err error
-	allocated := bytesAllocated(func() { ls, err = HTML(strings.NewReader(in), mustURL(t, docURL)) })
+	allocated := memtest.Allocated(func() { ls, err = HTML(strings.NewReader(in), mustURL(t, docURL)) })
 	if err != nil || len(ls) != n || ls[n-1].Target != "https://example.com/x" {
 		t.Errorf("got %d links, error %v; want %d", len(ls), err, n)
 	}
