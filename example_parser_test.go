@@ -31,3 +31,19 @@ func ExampleParser() {
 	// Output:
 	// [https://api.example/items?page=2 https://api.example/items?page=3]
 }
+
+// ExampleParser_Parse parses field values with one Parser. The second call
+// overwrites the Links of the first: to keep a result beyond the next call,
+// clone it (slices.Clone copies the Links; their Rel, Rev, Hreflang and
+// Params slices are the Parser's until then too, so clone those you keep).
+func ExampleParser_Parse() {
+	var p weblink.Parser
+	first, _ := p.Parse(`<https://api.example/items?page=2>; rel="next"`)
+	kept := first[0].Target // strings are never overwritten
+	second, _ := p.Parse(`<https://api.example/items?page=1>; rel="prev"`)
+	fmt.Println(kept)
+	fmt.Println(second[0].Target, second[0].Rel)
+	// Output:
+	// https://api.example/items?page=2
+	// https://api.example/items?page=1 [prev]
+}
