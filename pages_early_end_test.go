@@ -22,25 +22,9 @@ import (
 // the waits add up over the pages until the next one would pass maxWait.
 func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
 	var mu sync.Mutex
-	refused := map[string]bool{}
-	requests := 0
-	a := newAPI(t, 10, nextOnly(10), func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			requests++
-			p := r.URL.Query().Get("page")
-			refuse := !refused[p]
-			refused[p] = true
-			mu.Unlock()
-			if refuse {
-				w.Header().Set("X-RateLimit-Remaining", "0")
-				w.Header().Set("X-RateLimit-Reset", "0.2") // seconds from now
-				http.Error(w, "slow down", http.StatusTooManyRequests)
-				return
-			}
-			items.ServeHTTP(w, r)
-		})
-	})
+	var at []time.Time
+	a := newAPI(t, 10, nextOnly(10), refusing("", 1, http.StatusTooManyRequests,
+		map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.2"}, &at, &mu)) // seconds from now
 	start := time.Now()
 	var statuses []int
 	var last error
@@ -56,8 +40,8 @@ func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
 	if fmt.Sprint(statuses) != fmt.Sprint(want) || !errors.Is(last, weblink.ErrRateLimited) || !errors.Is(last, weblink.ErrStatus) {
 		t.Errorf("statuses %v, error %v; want %v and ErrRateLimited with its *StatusError", statuses, last, want)
 	}
-	if requests != 7 {
-		t.Errorf("%d requests, want 7", requests)
+	if len(at) != 7 {
+		t.Errorf("%d requests, want 7", len(at))
 	}
 	if d < 550*time.Millisecond || d > 3*time.Second {
 		t.Errorf("took %v, want about 0.6 s", d)
@@ -68,30 +52,14 @@ func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
 // requests, and BeforeNext runs once per page.
 func TestWaitRateLimitsStormMaxPages(t *testing.T) {
 	var mu sync.Mutex
-	tries := map[string]int{}
-	requests := 0
-	a := newAPI(t, 50, nextOnly(50), func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			requests++
-			p := r.URL.Query().Get("page")
-			tries[p]++
-			refuse := tries[p] <= 2
-			mu.Unlock()
-			if refuse {
-				w.Header().Set("Retry-After", "0")
-				http.Error(w, "busy", http.StatusServiceUnavailable)
-				return
-			}
-			items.ServeHTTP(w, r)
-		})
-	})
+	var at []time.Time
+	a := newAPI(t, 50, nextOnly(50), refusing("", 2, http.StatusServiceUnavailable, map[string]string{"Retry-After": "0"}, &at, &mu))
 	hooks := 0
 	r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.WaitRateLimits(time.Second), weblink.MaxPages(5),
 		weblink.BeforeNext(func(*http.Response, *http.Request) error { hooks++; return nil })))
 	r.check(t, itemsUpTo(1, 5), weblink.ErrMaxPages)
-	if requests != 15 || hooks != 4 || r.pages != 5 {
-		t.Errorf("%d requests, BeforeNext %d times, %d pages; want 15, 4, 5", requests, hooks, r.pages)
+	if len(at) != 15 || hooks != 4 || r.pages != 5 {
+		t.Errorf("%d requests, BeforeNext %d times, %d pages; want 15, 4, 5", len(at), hooks, r.pages)
 	}
 }
 

@@ -262,18 +262,20 @@ func TestWaitRateLimitsGitLab(t *testing.T) {
 }
 
 // refusing returns a wrapper for an api handler that answers the first
-// times requests for page with status and the header fields of h (values
-// may use {now+D} for an HTTP-date D from now), and records when each
-// request came.
+// times requests for page (for each page, counted apart, when page is "";
+// every request when times < 0) with status and the header fields of h
+// (values may use {now+D} for an HTTP-date D from now), and records when
+// each request came.
 func refusing(page string, times, status int, h map[string]string, at *[]time.Time, mu *sync.Mutex) func(http.Handler) http.Handler {
-	n := 0
+	refused := map[string]int{}
 	return func(items http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			*at = append(*at, time.Now())
-			refuse := r.URL.Query().Get("page") == page && (times < 0 || n < times)
+			p := r.URL.Query().Get("page")
+			refuse := (page == "" || p == page) && (times < 0 || refused[p] < times)
 			if refuse {
-				n++
+				refused[p]++
 			}
 			mu.Unlock()
 			if !refuse {
