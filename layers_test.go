@@ -207,3 +207,33 @@ func TestLayerRules(t *testing.T) {
 		t.Error("misc.go has a layer; want it reported as missing from the table")
 	}
 }
+
+// subpackageImports lists, for each subpackage that must stay small, the
+// packages outside the standard library it may import: package weblink
+// and the internal helpers of the module, nothing else.
+var subpackageImports = map[string][]string{
+	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii"},
+}
+
+// TestSubpackageImports fails when a subpackage of subpackageImports
+// imports (in its non-test files) a package that is neither in the
+// standard library nor listed for it.
+func TestSubpackageImports(t *testing.T) {
+	for dir, allowed := range subpackageImports {
+		cmd := exec.Command("go", "list", "-f", `{{range .Imports}}{{.}}{{"\n"}}{{end}}`, "./"+dir)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list ./%s: %v", dir, err)
+		}
+		imports := strings.Fields(string(out))
+		if len(imports) == 0 {
+			t.Errorf("go list finds no import in ./%s: the check proves nothing", dir)
+		}
+		for _, imp := range imports {
+			std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			if !std && !slices.Contains(allowed, imp) {
+				t.Errorf("package %s imports %s; it may import only the standard library and %v", dir, imp, allowed)
+			}
+		}
+	}
+}
