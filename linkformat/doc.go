@@ -109,7 +109,9 @@
 //     "%" is written as is.
 //  12. Relation types (rel, rev) are ASCII lower-cased and joined by one
 //     space; a type's whitespace, controls, `"`, `\` and invalid UTF-8 are
-//     %HH, so that it stays one type. Empty types are left out.
+//     percent-encoded, so that it stays one type, in lower case (%0a) like
+//     the rest of the type, since relation types are read lower-cased.
+//     Empty types are left out.
 //  13. Quoting is for the naive parsers deployed (Californium matches
 //     \w+, RFC 6690 §5 quotes so): rel, rev, anchor, title, type, rt and if
 //     are always quoted-strings; ct and sz are bare when all digits (ct=40,

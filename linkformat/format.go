@@ -124,7 +124,10 @@ func writtenBare(name, v string) bool {
 // appendRelTypes appends ;name="t1 t2" for the relation types rels, each
 // ASCII lower-cased with its whitespace, controls, DQUOTE, backslash and
 // invalid UTF-8 percent-encoded, so that it stays one type (rule 12). Empty
-// types are left out, and so is the parameter when none is left.
+// types are left out, and so is the parameter when none is left. The
+// escapes are lower-case (%0a) like the rest of the type, since Parse
+// lower-cases relation types: an upper-case escape would not survive a
+// second round.
 func appendRelTypes(b []byte, name string, rels []string) []byte {
 	first := true
 	for _, r := range rels {
@@ -144,7 +147,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 			size := 1
 			if c >= utf8.RuneSelf {
 				if _, size = utf8.DecodeRuneInString(r[i:]); size == 1 {
-					b = appendPercent(b, c)
+					b = appendLowerPercent(b, c)
 					i++
 					continue
 				}
@@ -153,7 +156,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 			case size > 1:
 				b = append(b, r[i:i+size]...)
 			case c <= ' ' || c == 0x7f || c == '"' || c == '\\':
-				b = appendPercent(b, c)
+				b = appendLowerPercent(b, c)
 			default:
 				b = append(b, ascii.ToLower(c))
 			}
@@ -288,6 +291,13 @@ func appendExtValue(b []byte, name, value, lang string) []byte {
 // appendPercent appends the upper-case percent-encoding %HH of c.
 func appendPercent(b []byte, c byte) []byte {
 	const hex = "0123456789ABCDEF"
+	return append(b, '%', hex[c>>4], hex[c&0xf])
+}
+
+// appendLowerPercent appends the lower-case percent-encoding %hh of c, for
+// relation types.
+func appendLowerPercent(b []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
 	return append(b, '%', hex[c>>4], hex[c&0xf])
 }
 
