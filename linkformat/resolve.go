@@ -28,43 +28,84 @@ import (
 // [weblink.Links.Resolve] is the RFC 8288 reading of the same links, for
 // Link header fields.
 func Resolve(links weblink.Links, doc *url.URL) weblink.Links {
-	return resolveLinks(links, doc, false)
+	return resolveLinks(links, doc)
 }
 
-// resolveLinks implements Resolve and the resolution of ParseTimeMap, which
-// leaves an absent anchor and an absent rel absent (rule 14).
-func resolveLinks(links weblink.Links, doc *url.URL, timeMap bool) weblink.Links {
+// resolveLinks implements Resolve: it resolves a copy of links.
+func resolveLinks(links weblink.Links, doc *url.URL) weblink.Links {
 	if links == nil {
 		return nil
 	}
 	out := make(weblink.Links, len(links))
 	copy(out, links)
-	if doc == nil || doc.Scheme == "" || doc.Host == "" {
+	r, ok := newResolver(doc, out)
+	if !ok {
 		return out
 	}
-	docOrigin := ascii.Lower(doc.Scheme) + "://" + doc.Host + "/"
 	for i := range out {
-		l := &out[i]
-		base := docOrigin
-		if l.Anchor != "" {
-			l.Anchor = resolveRef(docOrigin, l.Anchor)
-			base = l.Anchor
-		}
-		l.Target = resolveRef(base, l.Target)
-		if timeMap {
-			continue
-		}
-		if l.Anchor == "" {
-			l.Anchor = docOrigin
-			if o, ok := origin(l.Target); ok {
-				l.Anchor = o
-			}
-		}
-		if len(l.Rel) == 0 {
-			l.Rel = []string{"hosts"}
-		}
+		r.resolve(&out[i], false)
 	}
 	return out
+}
+
+// resolver resolves the links of one document.
+type resolver struct {
+	origin string   // the origin of the document (rule 6)
+	hosts  []string // "hosts", once for each link without a relation type
+}
+
+// newResolver returns a resolver for the links ls of the document doc, and
+// false when doc has no scheme or no host.
+func newResolver(doc *url.URL, ls weblink.Links) (resolver, bool) {
+	if doc == nil || doc.Scheme == "" || doc.Host == "" {
+		return resolver{}, false
+	}
+	return resolver{origin: ascii.Lower(doc.Scheme) + "://" + doc.Host + "/"}, true
+}
+
+// resolve resolves the anchor and target of l in place (rules 7 and 8)
+// and, unless timeMap is set, fills in the default context and relation
+// (rules 7 and 9); a TimeMap leaves an absent anchor and rel absent
+// (rule 17).
+func (r *resolver) resolve(l *weblink.Link, timeMap bool) {
+	base := r.origin
+	if l.Anchor != "" {
+		l.Anchor = resolveRef(r.origin, l.Anchor)
+		base = l.Anchor
+	}
+	l.Target = resolveRef(base, l.Target)
+	if timeMap {
+		return
+	}
+	if l.Anchor == "" {
+		l.Anchor = r.contextOf(l.Target)
+	}
+	if len(l.Rel) == 0 {
+		if len(r.hosts) == cap(r.hosts) {
+			// One allocation for many links: each gets a window with
+			// its capacity capped, so that appending to one cannot
+			// write into another.
+			r.hosts = make([]string, 0, 64)
+		}
+		r.hosts = append(r.hosts, "hosts")
+		n := len(r.hosts)
+		l.Rel = r.hosts[n-1 : n : n]
+	}
+}
+
+// contextOf returns the default context of a link whose resolved target is
+// target: the origin of target when it has a scheme and a host, else the
+// origin of the document (rule 7). When they are the same, the string of
+// the document's origin is returned, without allocating.
+func (r *resolver) contextOf(target string) string {
+	scheme, host, ok := originParts(target)
+	if !ok {
+		return r.origin
+	}
+	if n := len(scheme); len(r.origin) == n+3+len(host)+1 && ascii.EqualFold(r.origin[:n], scheme) && r.origin[n+3:len(r.origin)-1] == host {
+		return r.origin
+	}
+	return ascii.Lower(scheme) + "://" + host + "/"
 }
 
 // uriRef is a URI-reference split into its five components (RFC 3986 §3,
@@ -126,21 +167,19 @@ func schemeLen(s string) int {
 	return 0
 }
 
-// origin returns the origin of the absolute URI s, as RFC 9176 Appendix C
-// uses it: the URI reference "/" resolved against s, that is its scheme
+// originParts returns the scheme and the host and port of the absolute URI
+// s, from which its origin is built (rule 6): the URI reference "/"
+// resolved against s, as RFC 9176 Appendix B.4 puts it, that is its scheme
 // (lower-cased), "://", its host and port as written and the path "/",
-// without userinfo, query and fragment (RFC 6454 §4). ok is false when s has
-// no scheme or no host.
-func origin(s string) (o string, ok bool) {
+// without userinfo, query and fragment (RFC 6454 §4). ok is false when s
+// has no scheme or no host.
+func originParts(s string) (scheme, host string, ok bool) {
 	r := splitRef(s)
-	host := r.authority
+	host = r.authority
 	if i := strings.LastIndexByte(host, '@'); i >= 0 {
 		host = host[i+1:]
 	}
-	if !r.hasScheme || host == "" {
-		return "", false
-	}
-	return ascii.Lower(r.scheme) + "://" + host + "/", true
+	return r.scheme, host, r.hasScheme && host != ""
 }
 
 // resolveRef resolves the reference ref against the absolute URI base with

@@ -60,14 +60,20 @@ type TimeMap struct {
 // of the TimeMap is returned either way.
 func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 	s := string(doc)
-	parsed, perr := weblink.Parse(s)
-	links := resolveLinks(parsed, docURL, true)
-
+	// The links are this call's own: they are resolved in place, and the
+	// ones that go to tm.Links are moved down within the same array.
+	links, perr := weblink.Parse(s)
+	r, resolve := newResolver(docURL, links)
 	var tm TimeMap
 	var have struct{ original, timeGate, self bool }
-	var problems []problem // about links, by index in links
+	var problems []problem
+	kept := 0 // links[:kept] are tm.Links
 	for i := range links {
 		l := &links[i]
+		written := l.Target // for error messages
+		if resolve {
+			r.resolve(l, true)
+		}
 		supplied := false
 		if !have.original && l.HasRel("original") {
 			tm.Original, have.original, supplied = l.Target, true, true
@@ -81,28 +87,48 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 			tm.From, bad = readDatetime(*l, "from", bad)
 			tm.Until, bad = readDatetime(*l, "until", bad)
 			if len(bad) > 0 {
-				problems = append(problems, problem{i, "self link " + quote(parsed[i].Target) + ": " + strings.Join(bad, ", ") + "; left zero"})
+				problems = append(problems, problem{i, "self link " + quote(written) + ": " + strings.Join(bad, ", ") + "; left zero"})
 			}
 		}
 		if l.HasRel("memento") {
 			p, ok := l.Param("datetime")
 			if ok {
 				if t, err := http.ParseTime(p.Value); err == nil {
+					if tm.Mementos == nil {
+						tm.Mementos = make([]Memento, 0, countMementos(links[i:]))
+					}
 					tm.Mementos = append(tm.Mementos, Memento{Link: *l, Datetime: t.UTC()})
 					continue
 				}
 			}
-			msg := "memento " + quote(parsed[i].Target) + " has no datetime"
+			msg := "memento " + quote(written) + " has no datetime"
 			if ok {
-				msg = "memento " + quote(parsed[i].Target) + ": datetime " + quote(p.Value) + " is not an HTTP-date"
+				msg = "memento " + quote(written) + ": datetime " + quote(p.Value) + " is not an HTTP-date"
 			}
 			problems = append(problems, problem{i, msg + "; kept in Links"})
 		}
 		if !supplied {
-			tm.Links = append(tm.Links, *l)
+			links[kept] = *l
+			kept++
 		}
 	}
+	if kept > 0 {
+		clear(links[kept:]) // let the strings of the links moved away go
+		tm.Links = links[:kept:kept]
+	}
 	return tm, timeMapError(s, perr, problems)
+}
+
+// countMementos returns how many of ls have the relation type memento, to
+// size TimeMap.Mementos once.
+func countMementos(ls weblink.Links) int {
+	n := 0
+	for i := range ls {
+		if ls[i].HasRel("memento") {
+			n++
+		}
+	}
+	return n
 }
 
 // readDatetime reads the attribute name of l as an HTTP-date, in UTC, and
