@@ -68,7 +68,7 @@
 //
 //  6. The origin of a URI is its scheme (lower-cased), "://", its host and
 //     port as written, and the path "/": userinfo, query and fragment
-//     dropped (RFC 6454 §4; RFC 9176 Appendix C resolves the reference "/"
+//     dropped (RFC 6454 §4; RFC 9176 Appendix B.4 resolves the reference "/"
 //     against the URI). For [Resolve], the URI is doc, the one the document
 //     was retrieved from (for CoAP, built from the responding endpoint as
 //     RFC 7252 §6.5 and §8.2 say); only its origin is used.
@@ -103,7 +103,7 @@
 //     document. The order within a link is <target>, rel, anchor, rev, each
 //     hreflang, media, title or title*, type, then Params in order. Target
 //     and anchor are written as UTF-8 IRIs, never converted to URIs (RFC
-//     9176 Appendix C); only what cannot stand in a URI-reference is
+//     9176 Appendix B.4); only what cannot stand in a URI-reference is
 //     percent-encoded as upper-case %HH: bytes 0x00 to 0x20 and 0x7F, `"`
 //     `<` `>` `\` `^` "`" `{` `|` `}`, and bytes that are not valid UTF-8.
 //     "%" is written as is.
@@ -195,7 +195,7 @@
 //	serialisation         ", " and "; ", IRIs percent-        "," and ";", UTF-8 as is, title*
 //	                      encoded, title* for non-ASCII       only for a language or controls
 //
-// Documents in the Limited Link Format of RFC 9176 Appendix D (every
+// Documents in the Limited Link Format of RFC 9176 Appendix C (every
 // reference a full URI or starting with a single "/") mean the same under
 // both readings, except for the default context and relation.
 package linkformat

@@ -2,6 +2,7 @@ package linkformat_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +257,33 @@ func TestRealTimeMaps(t *testing.T) {
 	if err != nil || len(at.Mementos) != 1 || !cmp.Equal(at.Mementos[0].Rel, []string{"first", "last", "memento"}) ||
 		at.Self != "http://archive.md/timemap/https://twitter.com/SputnikNewsUS" || !at.From.Equal(at.Until) || at.From.IsZero() {
 		t.Errorf("archive.today: %+v %v", at, err)
+	}
+}
+
+// TestIoTRecipe runs the resource-directory recipe of docs/linkformat.md.
+func TestIoTRecipe(t *testing.T) {
+	payload := []byte(`<coap://[2001:db8:f0::1]/sensors/temp>;rt="temperature core.s";ct="0 110",
+<coap://[2001:db8:f0::2]/t>;rt=temperature;ct=0,
+</local>;rt=temperature;ct=110`)
+	lookup := mustURL(t, "coap://[2001:db8:f0::ff]/rd-lookup/res?rt=temperature")
+	links, err := linkformat.Parse(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, l := range linkformat.Resolve(links, lookup) {
+		if !slices.Contains(linkformat.Values(l, "rt"), "temperature") {
+			continue
+		}
+		if formats, _ := linkformat.ContentFormats(l); slices.Contains(formats, 110) {
+			found = append(found, l.Target+" on "+l.Anchor)
+		}
+	}
+	want := []string{
+		"coap://[2001:db8:f0::1]/sensors/temp on coap://[2001:db8:f0::1]/",
+		"coap://[2001:db8:f0::ff]/local on coap://[2001:db8:f0::ff]/",
+	}
+	if !cmp.Equal(found, want) {
+		t.Errorf("found %q, want %q", found, want)
 	}
 }
