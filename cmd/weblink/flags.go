@@ -25,8 +25,11 @@ type options struct {
 	format   bool
 	help     bool
 	discover bool
-	headers  http.Header   // -H, each repeated
-	timeout  time.Duration // for each request
+	// linkformat reads the input as an application/link-format document
+	// (RFC 6690).
+	linkformat bool
+	headers    http.Header   // -H, each repeated
+	timeout    time.Duration // for each request
 
 	baseURL   *url.URL      // base, parsed, without userinfo; nil when not given
 	user      *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -51,6 +54,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
+	fs.BoolVar(&o.linkformat, "linkformat", false, flagHelp("linkformat"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -150,6 +154,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-all needs -url"), false
 	case o.discover && (o.url == "" || o.all || o.check || o.format):
 		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
+	case o.linkformat && (o.all || o.check || o.discover || len(values) > 0):
+		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:

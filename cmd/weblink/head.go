@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/linkformat"
 )
 
 // A page is what a source hands on for one resource: the response heads
@@ -17,6 +18,7 @@ type page struct {
 	// whose links are the resource's: every head but the last is a 103.
 	heads      []head
 	linkset    *document   // an application/linkset+json document, instead of heads
+	linkformat *document   // an application/link-format document (RFC 6690), instead of the heads' links
 	discovered *discovered // -discover: the links of a header and a body, instead of heads
 }
 
@@ -39,7 +41,7 @@ type field struct {
 }
 
 // document is an input that is one document rather than field values: an
-// application/linkset+json document.
+// application/linkset+json or an application/link-format document.
 type document struct {
 	text []byte
 	line int // the line of standard input where it starts
@@ -62,6 +64,10 @@ type pageLinks struct {
 	hints   int           // how many of links are from 103 heads
 	sources []string      // -discover: where each link came from
 	linkset bool          // whether links are from a linkset+json document, which Check has not seen
+	// linkformat is whether the links are from a link-format document,
+	// resolved by linkformat.Resolve (RFC 6690 §2.1) rather than
+	// Links.Resolve.
+	linkformat bool
 }
 
 // fromHints marks what comes from a 103 Early Hints head in messages.
@@ -82,12 +88,18 @@ func (c *command) linksOf(p page) *pageLinks {
 	if base == nil && pl.url != "" {
 		base, _ = url.Parse(pl.url)
 	}
-	if p.linkset != nil {
+	switch {
+	case p.linkset != nil:
 		pl.links, pl.linkset = c.parseLinkset(p.linkset), true
-	} else {
+	case p.linkformat != nil:
+		pl.links, pl.linkformat = c.parseLinkFormat(p.linkformat), true
+	default:
 		pl.links, pl.hints = c.parseHeads(p.heads)
 	}
-	if base != nil {
+	switch {
+	case pl.linkformat:
+		pl.links = linkformat.Resolve(pl.links, base)
+	case base != nil:
 		pl.links = pl.links.Resolve(base)
 	}
 	pl.base = base
@@ -117,6 +129,17 @@ func (c *command) parseLinkset(doc *document) weblink.Links {
 	return links
 }
 
+// parseLinkFormat parses a link-format document and reports, with their
+// line and byte, the link-values it dropped.
+func (c *command) parseLinkFormat(doc *document) weblink.Links {
+	links, err := linkformat.Parse(doc.text)
+	if err == nil {
+		return links
+	}
+	c.parseProblems(field{label: "input", line: doc.line, text: string(doc.text)}, err)
+	return links
+}
+
 // parseHeads parses the Link field values of heads and reports what could
 // not be parsed, or with -check what weblink.Check finds. The first hints
 // links are from 103 Early Hints heads.
@@ -134,17 +157,23 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
 				fc.checkField(c, f)
 				continue
 			}
-			for _, e := range leaves(err) {
-				var se *weblink.SyntaxError
-				if errors.As(e, &se) {
-					c.positioned(f, se.Offset, se.Msg, false)
-				} else {
-					c.problem(f.label, e)
-				}
-			}
+			c.parseProblems(f, err)
 		}
 	}
 	return all, hints
+}
+
+// parseProblems reports each problem of err, what parsing f found: at its
+// byte when it is a *weblink.SyntaxError.
+func (c *command) parseProblems(f field, err error) {
+	for _, e := range leaves(err) {
+		var se *weblink.SyntaxError
+		if errors.As(e, &se) {
+			c.positioned(f, se.Offset, se.Msg, false)
+		} else {
+			c.problem(f.label, e)
+		}
+	}
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

@@ -59,6 +59,8 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -format '<https://example.com/>; REL=Next'"},
 	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for; not with -all, -check or -format",
 		"weblink -url https://example.com/post -discover -rel webmention"},
+	{"linkformat", "read standard input (at most 1 MiB), or the body of -url (GET, at most 16 MiB), as an application/link-format document (RFC 6690: CoAP /.well-known/core, resource directories, Memento TimeMaps) and resolve its links as RFC 6690 §2.1 says: a relative target against its anchor, the context (the origin of the target, else of the document) in the anchor, rel hosts when there is none, UTF-8 kept; -url does this by itself when the response is application/link-format; not with -all, -check or -discover",
+		"weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento"},
 	{"h", "print this help", "weblink -h"},
 }
 

@@ -16,6 +16,8 @@ package main
 //	                    field values, a linkset+json document
 //	source_fetch.go     -url, -all: fetched responses (client.go: the client)
 //	source_discover.go  -url -discover: the links of a header and a body
+//	source_linkformat.go  -linkformat, and -url answered with
+//	                    application/link-format: a link-format document
 //
 //	head.go  page, head (status, URL, Link and Link-Template fields) and
 //	         field; parsing them into links, resolved (pageLinks)

@@ -25,8 +25,12 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	switch {
 	case o.url != "" && o.discover:
 		src = discoverSource
+	case o.url != "" && o.linkformat:
+		src = linkformatFetchSource
 	case o.url != "":
 		src = fetchSource
+	case o.linkformat:
+		src = linkformatStdinSource(stdin)
 	case len(values) > 0:
 		src = argsSource(values)
 	default:

@@ -19,7 +19,8 @@ import (
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
-// error stay shown.
+// error stay shown. Without -all, a response that is
+// application/link-format is read by its body (linkformatFetchSource).
 func fetchSource(c *command) error {
 	defer c.progress.clear()
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
@@ -48,6 +49,14 @@ func fetchSource(c *command) error {
 				return c.fetchError(err)
 			}
 			c.progress.clear()
+			if !c.opts.all && isLinkFormat(resp) {
+				// The links are in the body (RFC 6690): read it, with a
+				// GET when this was a HEAD.
+				if method == http.MethodHead {
+					return linkformatFetchSource(c)
+				}
+				return c.showLinkFormat(resp)
+			}
 			if err := c.show(responsePage(resp)); err != nil {
 				return err
 			}
