@@ -102,7 +102,7 @@ func (r *resolver) contextOf(target string) string {
 	if !ok {
 		return r.origin
 	}
-	if n := len(scheme); len(r.origin) == n+3+len(host)+1 && ascii.EqualFold(r.origin[:n], scheme) && r.origin[n+3:len(r.origin)-1] == host {
+	if n := len(scheme); len(r.origin) == n+3+len(host)+1 && ascii.EqualFold(r.origin[:n], scheme) && r.origin[n:n+3] == "://" && r.origin[n+3:len(r.origin)-1] == host {
 		return r.origin
 	}
 	return ascii.Lower(scheme) + "://" + host + "/"
