@@ -218,6 +218,19 @@ func TestRealDocuments(t *testing.T) {
 		}
 	}
 
+	// An LwM2M registration, as Leshan's test reads it: the root carries
+	// rt="oma.lwm2m" and ct=100; the object instances have no attribute.
+	reg := linkformat.Resolve(parseDoc(t, "leshan-registration.wlnk", 5), mustURL(t, "coap://[2001:db8::7]:56830/rd?ep=dev1"))
+	if f, err := linkformat.ContentFormats(reg[0]); err != nil || !cmp.Equal(f, []uint16{100}) || !cmp.Equal(linkformat.Values(reg[0], "rt"), []string{"oma.lwm2m"}) {
+		t.Errorf("Leshan root: %+v", reg[0])
+	}
+	if reg[4].Target != "coap://[2001:db8::7]:56830/2/1" || reg[4].Anchor != "coap://[2001:db8::7]:56830/" || len(reg[4].Params) != 1 || reg[4].Params[0] != (weblink.Param{Name: "empty"}) {
+		t.Errorf("Leshan /2/1: %+v", reg[4])
+	}
+	if got := string(linkformat.Format(reg[:1])); got != `<coap://[2001:db8::7]:56830/>;rel="hosts";anchor="coap://[2001:db8::7]:56830/";rt="oma.lwm2m";ct=100;qs=quoted_string;us=unquoted_string` {
+		t.Errorf("Leshan root formatted: %s", got)
+	}
+
 	// libcoap's example server, resolved against the endpoint RIOT asked.
 	lc := linkformat.Resolve(parseDoc(t, "libcoap-coap-server.wlnk", 3), mustURL(t, "coap://[fe80::d8b8:65ff:feee:121b]:5683/.well-known/core"))
 	if lc[0].Target != "coap://[fe80::d8b8:65ff:feee:121b]:5683/" || lc[0].Title != "General Info" || !lc[0].HasRel("hosts") {
