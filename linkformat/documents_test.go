@@ -54,7 +54,7 @@ func TestRFC6690Examples(t *testing.T) {
 		{"rfc6690-5-rt-filter.wlnk", 1},
 		{"rfc6690-5-index.wlnk", 1},
 		{"rfc6690-5-sensors.wlnk", 2},
-		{"rfc6690-5-firmware.wlnk", 1},
+		{"rfc6690-3.3-firmware.wlnk", 1},
 	} {
 		ls := parseDoc(t, tt.file, tt.n)
 		printed := strings.ReplaceAll(strings.TrimSpace(string(readDoc(t, tt.file))), "\n", "")
@@ -68,7 +68,7 @@ func TestRFC6690Examples(t *testing.T) {
 	if ct, err := linkformat.ContentFormats(parseDoc(t, "rfc6690-5-index.wlnk", 1)[0]); err != nil || !cmp.Equal(ct, []uint16{40}) {
 		t.Errorf("ct of /sensors: %v %v", ct, err)
 	}
-	if sz := linkformat.Values(parseDoc(t, "rfc6690-5-firmware.wlnk", 1)[0], "sz"); !cmp.Equal(sz, []string{"262144"}) {
+	if sz := linkformat.Values(parseDoc(t, "rfc6690-3.3-firmware.wlnk", 1)[0], "sz"); !cmp.Equal(sz, []string{"262144"}) {
 		t.Errorf("sz: %q", sz)
 	}
 
