@@ -166,7 +166,7 @@
 //     links, a second original, a memento whose datetime is missing or
 //     unreadable). The error holds the problems Parse reports, one
 //     [*weblink.SyntaxError] for each memento without a readable datetime,
-//     and one for a self link with an unreadable from or until, each with
+//     and one for each unreadable from or until of the self link, each with
 //     the Offset of its link's "<" in doc and a message naming the target
 //     as written and the bad value; all in document order. It is nil when
 //     there are none; the rest of the TimeMap is returned either way.

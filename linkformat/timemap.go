@@ -83,11 +83,12 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 		}
 		if !have.self && l.HasRel("self") {
 			tm.Self, have.self, supplied = l.Target, true, true
-			var bad []string
-			tm.From, bad = readDatetime(*l, "from", bad)
-			tm.Until, bad = readDatetime(*l, "until", bad)
-			if len(bad) > 0 {
-				problems = append(problems, problem{i, "self link " + quote(written) + ": " + strings.Join(bad, ", ") + "; left zero"})
+			var bad string
+			if tm.From, bad = readDatetime(*l, "from"); bad != "" {
+				problems = append(problems, problem{i, "self link " + quote(written) + ": " + bad + "; From left zero"})
+			}
+			if tm.Until, bad = readDatetime(*l, "until"); bad != "" {
+				problems = append(problems, problem{i, "self link " + quote(written) + ": " + bad + "; Until left zero"})
 			}
 		}
 		if l.HasRel("memento") {
@@ -131,19 +132,18 @@ func countMementos(ls weblink.Links) int {
 	return n
 }
 
-// readDatetime reads the attribute name of l as an HTTP-date, in UTC, and
-// appends a description of its value to bad when it is present but does not
-// read.
-func readDatetime(l weblink.Link, name string, bad []string) (time.Time, []string) {
+// readDatetime reads the attribute name of l as an HTTP-date, in UTC. When
+// it is present but does not read, bad describes it and the time is zero.
+func readDatetime(l weblink.Link, name string) (t time.Time, bad string) {
 	p, ok := l.Param(name)
 	if !ok {
-		return time.Time{}, bad
+		return time.Time{}, ""
 	}
 	t, err := http.ParseTime(p.Value)
 	if err != nil {
-		return time.Time{}, append(bad, name+" "+quote(p.Value)+" is not an HTTP-date")
+		return time.Time{}, name + " " + quote(p.Value) + " is not an HTTP-date"
 	}
-	return t.UTC(), bad
+	return t.UTC(), ""
 }
 
 // problem is something wrong with the link of index link in a TimeMap.

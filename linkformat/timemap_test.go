@@ -110,6 +110,16 @@ func TestParseTimeMapRules(t *testing.T) {
 					t.Errorf("error does not name the bad from: %v", err)
 				}
 			}},
+		{"rule 21: one problem for each unreadable from and until of the self link",
+			`<t>;rel=self;from=y;until=z,<t2>;rel=self;from=w`, "",
+			func(t *testing.T, tm linkformat.TimeMap, err error) {
+				if offs := offsets(err); !cmp.Equal(offs, []int{0, 0}) || !strings.Contains(err.Error(), `from "y"`) || !strings.Contains(err.Error(), `until "z"`) {
+					t.Errorf("problems at %v: %v; want two at 0, naming y and z", offs, err)
+				}
+				if !tm.From.IsZero() || !tm.Until.IsZero() || len(tm.Links) != 1 {
+					t.Errorf("%+v", tm)
+				}
+			}},
 		{"rule 21: no problem, no error", "", "",
 			func(t *testing.T, tm linkformat.TimeMap, err error) {
 				if err != nil || tm.Mementos != nil || tm.Links != nil {
