@@ -198,4 +198,9 @@
 // Documents in the Limited Link Format of RFC 9176 Appendix C (every
 // reference a full URI or starting with a single "/") mean the same under
 // both readings, except for the default context and relation.
+//
+// RFC 9176 Appendix B.4 and the CoRE working group's "Modernized Link
+// Format" appendix (core-wg/resource-directory) describe these differences;
+// erratum 5078 to RFC 7252 forbids a repeated ct to senders only, which is
+// why Parse reads one (rule 3) and Format writes what it is given.
 package linkformat
