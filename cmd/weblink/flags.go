@@ -25,6 +25,7 @@ type options struct {
 	format   bool
 	help     bool
 	discover bool
+	catalog  bool          // -api-catalog
 	headers  http.Header   // -H, each repeated
 	timeout  time.Duration // for each request
 
@@ -51,6 +52,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
+	fs.BoolVar(&o.catalog, "api-catalog", false, flagHelp("api-catalog"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -150,6 +152,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-all needs -url"), false
 	case o.discover && (o.url == "" || o.all || o.check || o.format):
 		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
+	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
+		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:

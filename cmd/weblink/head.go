@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/linktemplate"
 )
 
 // A page is what a source hands on for one resource: the response heads
@@ -27,7 +29,7 @@ type head struct {
 	status    int     // its status code; 0 when the input has no status line
 	url       string  // the URL it answers, after redirects, as shown (showURL); "" when unknown
 	links     []field // its Link field values
-	templates []field // its Link-Template field values (RFC 9652), as sent; not shown yet
+	templates []field // its Link-Template field lines (RFC 9652), as sent
 }
 
 // field is one Link field value to parse.
@@ -62,6 +64,9 @@ type pageLinks struct {
 	hints   int           // how many of links are from 103 heads
 	sources []string      // -discover: where each link came from
 	linkset bool          // whether links are from a linkset+json document, which Check has not seen
+	// templates are the templated links of the Link-Template fields of
+	// the heads (RFC 9652), as sent: shown, never expanded or resolved.
+	templates []linktemplate.Template
 }
 
 // fromHints marks what comes from a 103 Early Hints head in messages.
@@ -86,6 +91,7 @@ func (c *command) linksOf(p page) *pageLinks {
 		pl.links, pl.linkset = c.parseLinkset(p.linkset), true
 	} else {
 		pl.links, pl.hints = c.parseHeads(p.heads)
+		pl.templates = c.parseTemplates(p.heads)
 	}
 	if base != nil {
 		pl.links = pl.links.Resolve(base)
@@ -145,6 +151,34 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
 		}
 	}
 	return all, hints
+}
+
+// parseTemplates parses the Link-Template field lines of each head as one
+// field (RFC 9651 §4.2 combines the lines) and reports a field that
+// linktemplate.Parse ignored: where, when the field is one line.
+func (c *command) parseTemplates(heads []head) []linktemplate.Template {
+	var all []linktemplate.Template
+	for i, h := range heads {
+		if len(h.templates) == 0 {
+			continue
+		}
+		lines := make([]string, len(h.templates))
+		for j, f := range h.templates {
+			lines[j] = f.text
+		}
+		ts, err := linktemplate.ParseHeader(http.Header{"Link-Template": lines})
+		all = append(all, ts...)
+		var se *linktemplate.SyntaxError
+		f := h.templates[0]
+		f.hint = i < len(heads)-1
+		switch {
+		case errors.As(err, &se) && len(lines) == 1 && se.Offset >= 0:
+			c.positioned(f, se.Offset, "Link-Template: "+se.Msg, false)
+		case err != nil:
+			c.problem(f.label, err)
+		}
+	}
+	return all
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

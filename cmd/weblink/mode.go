@@ -25,6 +25,8 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	switch {
 	case o.url != "" && o.discover:
 		src = discoverSource
+	case o.url != "" && o.catalog:
+		src = apiCatalogSource
 	case o.url != "":
 		src = fetchSource
 	case len(values) > 0:
