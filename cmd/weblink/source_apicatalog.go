@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"net/url"
 
-	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
 )
 
@@ -14,16 +12,16 @@ import (
 // origin one level deep) and shows its links as one page. The -H headers
 // and the userinfo of -url go to the origin of -url only, as for -url
 // (client.go). Problems that did not stop the reading are printed on
-// standard error; a catalog that is not 2xx fails as -url words it.
+// standard error, a nested catalog that is not 2xx among them; a catalog
+// that is not 2xx fails as -url words it.
 func apiCatalogSource(c *command) error {
 	u, err := url.Parse(c.opts.url)
 	if err != nil {
 		return err
 	}
 	links, err := discover.APICatalog(c.ctx, c.client, u)
-	var status *weblink.StatusError
-	if err != nil && (len(links) == 0 || errors.As(err, &status)) {
-		return c.fetchError(err)
+	if err != nil && links == nil {
+		return c.fetchError(err) // the catalog itself could not be read
 	}
 	for _, e := range leaves(err) {
 		c.fail(e)

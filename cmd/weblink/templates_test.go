@@ -18,6 +18,7 @@ func catalogSite(t *testing.T) (canonical, other *httptest.Server) {
 		{Target: "/apis/orders", Rel: []string{"item"}, Title: "Orders"},
 		{Target: "/catalogs/more", Rel: []string{"api-catalog"}},
 	}))
+
 	mux.Handle("/catalogs/more", weblink.APICatalog("https://example.com/", weblink.Links{
 		{Target: "/apis/stock", Rel: []string{"item"}},
 	}))
@@ -49,6 +50,20 @@ func TestAPICatalogFlag(t *testing.T) {
 	r = runCmd(t, "", "-url", canonical.URL, "-api-catalog", "-json")
 	if r.code != exitOK || !strings.Contains(r.stdout, `"item": [`) || !strings.Contains(r.stdout, u+"/apis/stock") {
 		t.Errorf("-json: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	// A nested catalog that is not there is said on standard error; the
+	// links found are shown.
+	bmux := http.NewServeMux()
+	bmux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/", weblink.Links{
+		{Target: "/catalogs/gone", Rel: []string{"api-catalog"}},
+		{Target: "/apis/orders", Rel: []string{"item"}},
+	}))
+	broken := httptest.NewServer(bmux)
+	defer broken.Close()
+	r = runCmd(t, "", "-url", broken.URL, "-api-catalog", "-rel", "item")
+	r.want(t, exitOK, broken.URL+"/apis/orders\n")
+	if !strings.Contains(r.stderr, "404") {
+		t.Errorf("nested catalog missing: stderr %q; want it said", r.stderr)
 	}
 	none := httptest.NewServer(http.NotFoundHandler())
 	defer none.Close()
