@@ -197,4 +197,24 @@
 //     (rule 17 converts IRIs); Param names are tokens without a trailing
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
+//
+// # API catalogs
+//
+//  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a
+//     linkset in application/linkset+json, the format RFC 9727 §4.2
+//     requires, with profile="https://www.rfc-editor.org/info/rfc9727" on
+//     the media type (RFC 9264 §5).
+//  51. A link without Anchor gets the publisher given to APICatalog as its
+//     context; a link with an Anchor keeps it (RFC 9727 Appendix A puts an
+//     API's service-desc and service-doc links under the API's URL).
+//  52. Requests are answered as [LinksetHandler] answers them: Accept
+//     chooses application/linkset+json or application/linkset (both with
+//     the profile), a strong ETag per format with 304 Not Modified, 406
+//     when neither format is acceptable, 405 for methods other than GET
+//     and HEAD.
+//  53. Every response, whatever its status, carries Link: <path>;
+//     rel="api-catalog", with the request's path (RFC 9727 §2 requires it
+//     of HEAD), and a HEAD request is answered with the header and no body.
+//  54. The catalog is what APICatalog was given when it was called: the
+//     links are copied, and later changes to them do not show.
 package weblink

@@ -237,3 +237,32 @@ func TestSubpackageImports(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredFieldsImports checks that github.com/dunglas/httpsfv, the
+// Structured Fields parser, is imported by package linktemplate alone and
+// is not among the dependencies of package weblink: programs that only
+// read Link fields do not carry it.
+func TestStructuredFieldsImports(t *testing.T) {
+	const sfv = "github.com/dunglas/httpsfv"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var importers []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if slices.Contains(fields[1:], sfv) {
+			importers = append(importers, fields[0])
+		}
+	}
+	if want := []string{"github.com/weblinking/weblink/linktemplate"}; !slices.Equal(importers, want) {
+		t.Errorf("packages importing %s: %q; want %q", sfv, importers, want)
+	}
+	deps, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if slices.Contains(strings.Fields(string(deps)), sfv) {
+		t.Errorf("package weblink depends on %s; only linktemplate may", sfv)
+	}
+}

@@ -86,13 +86,24 @@
 //	    itself when the response is application/link-format; not with -all,
 //	    -check or -discover
 //	    $ weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento
+//	-api-catalog
+//	    with -url: list the APIs that the origin of the URL publishes: GET its
+//	    /.well-known/api-catalog (RFC 9727), following redirects to other
+//	    origins but never from https to http, and the nested catalogs it lists
+//	    on the same origin, one level deep; the table, -rel and -json show the
+//	    catalog's links; not with -all, -discover, -check or -format
+//	    $ weblink -url https://example.com -api-catalog -json
 //	-h
 //	    print this help
 //	    $ weblink -h
 //
 // The default output is a table, one row per link: relation types (one that
 // is neither registered nor a URI is marked "?"), target, title (with its
-// language) and other attributes. Colour is used only when standard output is
+// language) and other attributes. The Link-Template fields (RFC 9652) of a
+// response head, a header block or a "Link-Template: ..." argument are shown
+// as rows marked "template" in the first column, their URI Templates as
+// written, never expanded; -json lists them in a "link-template" member next
+// to "linkset". Colour is used only when standard output is
 // a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 // terminal would act on is escaped in every mode; -rel percent-encodes it. The
 // userinfo of -url and -base (user:password@) is never printed; the table and

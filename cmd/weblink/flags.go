@@ -28,6 +28,7 @@ type options struct {
 	// linkformat reads the input as an application/link-format document
 	// (RFC 6690).
 	linkformat bool
+	catalog    bool          // -api-catalog
 	headers    http.Header   // -H, each repeated
 	timeout    time.Duration // for each request
 
@@ -55,6 +56,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
 	fs.BoolVar(&o.linkformat, "linkformat", false, flagHelp("linkformat"))
+	fs.BoolVar(&o.catalog, "api-catalog", false, flagHelp("api-catalog"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -156,6 +158,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
 	case o.linkformat && (o.all || o.check || o.discover || len(values) > 0):
 		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
+	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
+		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:

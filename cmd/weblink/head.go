@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/linkformat"
+	"github.com/weblinking/weblink/linktemplate"
 )
 
 // A page is what a source hands on for one resource: the response heads
@@ -29,7 +31,7 @@ type head struct {
 	status    int     // its status code; 0 when the input has no status line
 	url       string  // the URL it answers, after redirects, as shown (showURL); "" when unknown
 	links     []field // its Link field values
-	templates []field // its Link-Template field values (RFC 9652), as sent; not shown yet
+	templates []field // its Link-Template field lines (RFC 9652), as sent
 }
 
 // field is one Link field value to parse.
@@ -68,6 +70,9 @@ type pageLinks struct {
 	// resolved by linkformat.Resolve (RFC 6690 §2.1) rather than
 	// Links.Resolve.
 	linkformat bool
+	// templates are the templated links of the Link-Template fields of
+	// the heads (RFC 9652), as sent: shown, never expanded or resolved.
+	templates []linktemplate.Template
 }
 
 // fromHints marks what comes from a 103 Early Hints head in messages.
@@ -95,6 +100,7 @@ func (c *command) linksOf(p page) *pageLinks {
 		pl.links, pl.linkformat = c.parseLinkFormat(p.linkformat), true
 	default:
 		pl.links, pl.hints = c.parseHeads(p.heads)
+		pl.templates = c.parseTemplates(p.heads)
 	}
 	switch {
 	case pl.linkformat:
@@ -174,6 +180,34 @@ func (c *command) parseProblems(f field, err error) {
 			c.problem(f.label, e)
 		}
 	}
+}
+
+// parseTemplates parses the Link-Template field lines of each head as one
+// field (RFC 9651 §4.2 combines the lines) and reports a field that
+// linktemplate.Parse ignored: where, when the field is one line.
+func (c *command) parseTemplates(heads []head) []linktemplate.Template {
+	var all []linktemplate.Template
+	for i, h := range heads {
+		if len(h.templates) == 0 {
+			continue
+		}
+		lines := make([]string, len(h.templates))
+		for j, f := range h.templates {
+			lines[j] = f.text
+		}
+		ts, err := linktemplate.ParseHeader(http.Header{"Link-Template": lines})
+		all = append(all, ts...)
+		var se *linktemplate.SyntaxError
+		f := h.templates[0]
+		f.hint = i < len(heads)-1
+		switch {
+		case errors.As(err, &se) && len(lines) == 1 && se.Offset >= 0:
+			c.positioned(f, se.Offset, "Link-Template: "+se.Msg, false)
+		case err != nil:
+			c.problem(f.label, err)
+		}
+	}
+	return all
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

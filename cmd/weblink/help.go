@@ -61,13 +61,19 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://example.com/post -discover -rel webmention"},
 	{"linkformat", "read standard input (at most 1 MiB), or the body of -url (GET, at most 16 MiB), as an application/link-format document (RFC 6690: CoAP /.well-known/core, resource directories, Memento TimeMaps) and resolve its links as RFC 6690 §2.1 says: a relative target against its anchor, the context (the origin of the target, else of the document) in the anchor, rel hosts when there is none, UTF-8 kept; -url does this by itself when the response is application/link-format; not with -all, -check or -discover",
 		"weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento"},
+	{"api-catalog", "with -url: list the APIs that the origin of the URL publishes: GET its /.well-known/api-catalog (RFC 9727), following redirects to other origins but never from https to http, and the nested catalogs it lists on the same origin, one level deep; the table, -rel and -json show the catalog's links; not with -all, -discover, -check or -format",
+		"weblink -url https://example.com -api-catalog -json"},
 	{"h", "print this help", "weblink -h"},
 }
 
 // helpOutro is the end of the help, after the flags.
 const helpOutro = `The default output is a table, one row per link: relation types (one that
 is neither registered nor a URI is marked "?"), target, title (with its
-language) and other attributes. Colour is used only when standard output is
+language) and other attributes. The Link-Template fields (RFC 9652) of a
+response head, a header block or a "Link-Template: ..." argument are shown
+as rows marked "template" in the first column, their URI Templates as
+written, never expanded; -json lists them in a "link-template" member next
+to "linkset". Colour is used only when standard output is
 a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 terminal would act on is escaped in every mode; -rel percent-encodes it. The
 userinfo of -url and -base (user:password@) is never printed; the table and

@@ -18,9 +18,11 @@ package main
 //	source_discover.go  -url -discover: the links of a header and a body
 //	source_linkformat.go  -linkformat, and -url answered with
 //	                    application/link-format: a link-format document
+//	source_apicatalog.go  -url -api-catalog: the links of an API catalog
 //
 //	head.go  page, head (status, URL, Link and Link-Template fields) and
-//	         field; parsing them into links, resolved (pageLinks)
+//	         field; parsing them into links, resolved, and templated links,
+//	         never expanded (pageLinks)
 //
 //	renderers, each a renderer (page per page, end once):
 //	render_table.go   the default table, and the SOURCE table of -discover

@@ -27,6 +27,8 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 		src = discoverSource
 	case o.url != "" && o.linkformat:
 		src = linkformatFetchSource
+	case o.url != "" && o.catalog:
+		src = apiCatalogSource
 	case o.url != "":
 		src = fetchSource
 	case o.linkformat:

@@ -89,7 +89,7 @@ func recognise(lr *lineReader) (page, error) {
 	case isHeaderLine(line):
 		var h headerBlock
 		h.add(line, start)
-		return page{heads: []head{{links: readHeader(lr, &h)}}}, nil
+		return page{heads: []head{readHeader(lr, &h)}}, nil
 	}
 	rest, err := io.ReadAll(lr.r)
 	lr.n += len(rest)
@@ -142,8 +142,8 @@ func readHeads(lr *lineReader, status string) []head {
 	var hints []head
 	for {
 		var h headerBlock
-		fields := readHeader(lr, &h)
-		final := head{status: statusNumber(status), links: fields}
+		final := readHeader(lr, &h)
+		final.status = statusNumber(status)
 		if !h.ended || !followed(status) {
 			return append(hints, final)
 		}
@@ -196,8 +196,9 @@ func followed(status string) bool {
 }
 
 // readHeader reads header lines into h up to the blank line that ends the
-// block, or the end of the input, and returns the Link fields found.
-func readHeader(lr *lineReader, h *headerBlock) []field {
+// block, or the end of the input, and returns the head of the Link and
+// Link-Template fields found.
+func readHeader(lr *lineReader, h *headerBlock) head {
 	for !h.ended {
 		raw, ok := lr.next()
 		if !ok {
@@ -205,15 +206,16 @@ func readHeader(lr *lineReader, h *headerBlock) []field {
 		}
 		h.add(trimEOL(raw), lr.line)
 	}
-	return h.fields
+	return head{links: h.fields, templates: h.templates}
 }
 
-// headerBlock collects the Link fields of a header block, one line at a
-// time.
+// headerBlock collects the Link and Link-Template fields of a header
+// block, one line at a time.
 type headerBlock struct {
-	fields  []field
-	folding bool // whether a continuation line belongs to the last field
-	ended   bool // whether the blank line that ends the block was seen
+	fields    []field
+	templates []field
+	folding   *[]field // the fields whose last one a continuation line belongs to; nil when none
+	ended     bool     // whether the blank line that ends the block was seen
 }
 
 // add adds line number n of the block.
@@ -223,16 +225,22 @@ func (h *headerBlock) add(line string, n int) {
 		h.ended = true
 	case line[0] == ' ' || line[0] == '\t':
 		// obs-fold (RFC 9112 §5.2): the line continues the field value.
-		if h.folding {
-			f := &h.fields[len(h.fields)-1]
+		if h.folding != nil {
+			f := &(*h.folding)[len(*h.folding)-1]
 			f.text = strings.TrimRight(f.text, " \t") + " " + strings.Trim(line, " \t")
 		}
 	default:
 		name, value, ok := splitHeader(line)
-		h.folding = ok && isLink(name)
-		if h.folding {
-			h.fields = append(h.fields, field{label: "line " + strconv.Itoa(n), line: n, text: value})
+		h.folding = nil
+		switch {
+		case ok && isLink(name):
+			h.folding = &h.fields
+		case ok && isLinkTemplate(name):
+			h.folding = &h.templates
+		default:
+			return
 		}
+		*h.folding = append(*h.folding, field{label: "line " + strconv.Itoa(n), line: n, text: value})
 	}
 }
 
@@ -260,3 +268,7 @@ func splitHeader(line string) (name, value string, ok bool) {
 
 // isLink reports whether name is "Link" in any letter case (ASCII only).
 func isLink(name string) bool { return ascii.EqualFold(name, "link") }
+
+// isLinkTemplate reports whether a field name is Link-Template (RFC 9652),
+// in any letter case.
+func isLinkTemplate(name string) bool { return ascii.EqualFold(name, "link-template") }

@@ -1,0 +1,53 @@
+package weblink
+
+import (
+	"net/http"
+	"slices"
+)
+
+// apiCatalogProfile is the profile URI of an API catalog (RFC 9727 §4.2),
+// the profile parameter (RFC 9264 §5) of its media type.
+const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
+
+// APICatalog returns an http.Handler that serves apis as an API catalog
+// (RFC 9727 §4), the document an organisation publishes at
+// /.well-known/api-catalog (RFC 9727 §2) to list its APIs:
+//
+//	mux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/.well-known/api-catalog", apis))
+//
+// It is [LinksetHandler] (rules 50 to 54): the linkset as
+// application/linkset+json, or as application/linkset when Accept prefers
+// it, both with profile="https://www.rfc-editor.org/info/rfc9727", with
+// its content negotiation, ETag and 304 Not Modified. A link of apis
+// without Anchor gets publisher as its context (the catalog, or the
+// organisation it speaks for); a link with an Anchor keeps it, as RFC 9727
+// Appendix A puts an API's service-desc and service-doc under the API.
+//
+// Every response, also a HEAD's, a 304 and an error, carries
+// Link: <request path>; rel="api-catalog" (RFC 9727 §2: a HEAD request is
+// answered with that link and no body).
+//
+// apis is copied: later changes to it do not show.
+func APICatalog(publisher string, apis Links) http.Handler {
+	ls := slices.Clone(apis)
+	for i := range ls {
+		if ls[i].Anchor == "" {
+			ls[i].Anchor = publisher
+		}
+	}
+	return &apiCatalogHandler{newLinksetHandler(ls, apiCatalogProfile)}
+}
+
+// apiCatalogHandler is the http.Handler of APICatalog.
+type apiCatalogHandler struct {
+	linkset *linksetHandler
+}
+
+func (h *apiCatalogHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	Add(w.Header(), Link{Target: path, Rel: []string{"api-catalog"}})
+	h.linkset.ServeHTTP(w, r)
+}
