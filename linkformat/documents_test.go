@@ -262,6 +262,37 @@ func TestRealDocuments(t *testing.T) {
 	if v := linkformat.Values(lc[1], "rt"); !cmp.Equal(v, []string{"Ticks"}) {
 		t.Errorf("libcoap /time rt %q: the case is kept", v)
 	}
+
+	// coap.me, the public plugtest server, writes link-format as Format
+	// does: one line, rt and if quoted, ct and sz bare. Its /blåbærsyltetøy
+	// is percent-encoded in the target and UTF-8 in rt; both stay so.
+	me := readDoc(t, "coapme-wellknown.wlnk")
+	cm := parseDoc(t, "coapme-wellknown.wlnk", 28)
+	if got := linkformat.Format(cm); string(got) != string(me) {
+		t.Errorf("coap.me reformatted:\n%s\nserved:\n%s", got, me)
+	}
+	cm = linkformat.Resolve(cm, mustURL(t, "coap://coap.me/.well-known/core"))
+	jam := hostsLink("coap://coap.me/bl%C3%A5b%C3%A6rsyltet%C3%B8y", "coap://coap.me/", weblink.Param{Name: "rt", Value: "blåbærsyltetøy"}, weblink.Param{Name: "ct", Value: "0"})
+	if diff := cmp.Diff(jam, cm[3]); diff != "" {
+		t.Errorf("coap.me fourth link (-want +got):\n%s", diff)
+	}
+	if rt, ifs := linkformat.Values(cm[8], "rt"), linkformat.Values(cm[8], "if"); cm[8].Target != "coap://coap.me/broken" || !cmp.Equal(rt, []string{"Type2", "Type1"}) || !cmp.Equal(ifs, []string{"If2", "If1"}) {
+		t.Errorf("coap.me /broken: rt %q if %q", rt, ifs)
+	}
+	if sz := linkformat.Values(cm[6], "sz"); cm[6].Target != "coap://coap.me/large" || !cmp.Equal(sz, []string{"1700"}) {
+		t.Errorf("coap.me /large sz %q", sz)
+	}
+	var formats []uint16
+	for _, l := range cm {
+		f, err := linkformat.ContentFormats(l)
+		if err != nil || len(f) != 1 {
+			t.Fatalf("coap.me %s ct: %v %v", l.Target, f, err)
+		}
+		formats = append(formats, f[0])
+	}
+	if want := append(make([]uint16, 21), 40, 40, 40, 0, 50, 50, 50); !cmp.Equal(formats, want) {
+		t.Errorf("coap.me content formats %v, want %v", formats, want)
+	}
 }
 
 // TestRealTimeMaps checks the TimeMaps of web archives in testdata.
