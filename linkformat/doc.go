@@ -88,7 +88,7 @@
 //     removed too, in time linear in the path. A path that would start
 //     with "//" without an authority is written "/." then the path, as the
 //     URL Standard does, so that it is not read as an authority.
-//  9. A link without a relation type gets Rel ["hosts"] (RFC 6690 §2, §7.2).
+//  9. A link without a relation type gets Rel ["hosts"] (RFC 6690 §2.2, §7.2).
 //  10. Nothing is percent-encoded or decoded: UTF-8 stays UTF-8
 //     (coap://host/temperature/Malmö), %2F stays %2F. After Resolve every
 //     link is self-contained (absolute Target and Anchor, a relation), and

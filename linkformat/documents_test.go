@@ -42,19 +42,21 @@ func hostsLink(target, anchor string, params ...weblink.Param) weblink.Link {
 	return weblink.Link{Target: target, Anchor: anchor, Rel: []string{"hosts"}, Params: params}
 }
 
-// TestRFC6690Examples checks the examples of RFC 6690 §5: what they
-// parse to, their resolution, and that Format writes the single-line
-// ones back as the RFC prints them.
+// TestRFC6690Examples checks every example of RFC 6690 §5: what they
+// parse to, their resolution, and that Format writes back as the RFC
+// prints them the ones whose parameters are in Format's order.
 func TestRFC6690Examples(t *testing.T) {
 	for _, tt := range []struct {
 		file string
 		n    int
 	}{
 		{"rfc6690-5-wellknown.wlnk", 2},
-		{"rfc6690-5-rt-filter.wlnk", 1},
+		{"rfc6690-5-oneline.wlnk", 2},
 		{"rfc6690-5-index.wlnk", 1},
 		{"rfc6690-5-sensors.wlnk", 2},
-		{"rfc6690-3.3-firmware.wlnk", 1},
+		{"rfc6690-5-rt-filter.wlnk", 1},
+		{"rfc6690-5-rt-multi.wlnk", 1},
+		{"rfc6690-5-firmware.wlnk", 1},
 	} {
 		ls := parseDoc(t, tt.file, tt.n)
 		printed := strings.ReplaceAll(strings.TrimSpace(string(readDoc(t, tt.file))), "\n", "")
@@ -68,8 +70,18 @@ func TestRFC6690Examples(t *testing.T) {
 	if ct, err := linkformat.ContentFormats(parseDoc(t, "rfc6690-5-index.wlnk", 1)[0]); err != nil || !cmp.Equal(ct, []uint16{40}) {
 		t.Errorf("ct of /sensors: %v %v", ct, err)
 	}
-	if sz := linkformat.Values(parseDoc(t, "rfc6690-3.3-firmware.wlnk", 1)[0], "sz"); !cmp.Equal(sz, []string{"262144"}) {
+	if sz := linkformat.Values(parseDoc(t, "rfc6690-5-firmware.wlnk", 1)[0], "sz"); !cmp.Equal(sz, []string{"262144"}) {
 		t.Errorf("sz: %q", sz)
+	}
+	// "Without the linefeeds inserted here for readability, the format
+	// actually looks as follows": Format writes the first response so.
+	oneline := strings.TrimSuffix(string(readDoc(t, "rfc6690-5-oneline.wlnk")), "\n")
+	if got := string(linkformat.Format(parseDoc(t, "rfc6690-5-wellknown.wlnk", 2))); got != oneline {
+		t.Errorf("the first response without line breaks: Format =\n%s\nthe RFC prints\n%s", got, oneline)
+	}
+	// rt holds several values separated by spaces; a filter matches any one.
+	if v := linkformat.Values(parseDoc(t, "rfc6690-5-rt-multi.wlnk", 1)[0], "rt"); !cmp.Equal(v, []string{"light-lux", "core.sen-light"}) {
+		t.Errorf("rt of the link with two resource types: %q", v)
 	}
 
 	doc := mustURL(t, "coap://[2001:db8:f0::1]/.well-known/core")
@@ -82,7 +94,18 @@ func TestRFC6690Examples(t *testing.T) {
 		{Target: "coap://[2001:db8:f0::1]/t", Anchor: "coap://[2001:db8:f0::1]/sensors/temp", Rel: []string{"alternate"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("RFC 6690 §5, sixth example, resolved (-want +got):\n%s", diff)
+		t.Errorf("RFC 6690 §5, sixth response, resolved (-want +got):\n%s", diff)
+	}
+
+	// The seventh response, to ?anchor=/sensors/temp: the anchored links of
+	// the sixth, except that the RFC names the description temp123 there.
+	got = linkformat.Resolve(parseDoc(t, "rfc6690-5-anchor-filter.wlnk", 2), doc)
+	want = weblink.Links{
+		{Target: "http://www.example.com/sensors/temp123", Anchor: "coap://[2001:db8:f0::1]/sensors/temp", Rel: []string{"describedby"}},
+		{Target: "coap://[2001:db8:f0::1]/t", Anchor: "coap://[2001:db8:f0::1]/sensors/temp", Rel: []string{"alternate"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RFC 6690 §5, seventh response, resolved (-want +got):\n%s", diff)
 	}
 }
 
@@ -238,6 +261,37 @@ func TestRealDocuments(t *testing.T) {
 	}
 	if v := linkformat.Values(lc[1], "rt"); !cmp.Equal(v, []string{"Ticks"}) {
 		t.Errorf("libcoap /time rt %q: the case is kept", v)
+	}
+
+	// coap.me, the public plugtest server, writes link-format as Format
+	// does: one line, rt and if quoted, ct and sz bare. Its /blåbærsyltetøy
+	// is percent-encoded in the target and UTF-8 in rt; both stay so.
+	me := readDoc(t, "coapme-wellknown.wlnk")
+	cm := parseDoc(t, "coapme-wellknown.wlnk", 28)
+	if got := linkformat.Format(cm); string(got) != string(me) {
+		t.Errorf("coap.me reformatted:\n%s\nserved:\n%s", got, me)
+	}
+	cm = linkformat.Resolve(cm, mustURL(t, "coap://coap.me/.well-known/core"))
+	jam := hostsLink("coap://coap.me/bl%C3%A5b%C3%A6rsyltet%C3%B8y", "coap://coap.me/", weblink.Param{Name: "rt", Value: "blåbærsyltetøy"}, weblink.Param{Name: "ct", Value: "0"})
+	if diff := cmp.Diff(jam, cm[3]); diff != "" {
+		t.Errorf("coap.me fourth link (-want +got):\n%s", diff)
+	}
+	if rt, ifs := linkformat.Values(cm[8], "rt"), linkformat.Values(cm[8], "if"); cm[8].Target != "coap://coap.me/broken" || !cmp.Equal(rt, []string{"Type2", "Type1"}) || !cmp.Equal(ifs, []string{"If2", "If1"}) {
+		t.Errorf("coap.me /broken: rt %q if %q", rt, ifs)
+	}
+	if sz := linkformat.Values(cm[6], "sz"); cm[6].Target != "coap://coap.me/large" || !cmp.Equal(sz, []string{"1700"}) {
+		t.Errorf("coap.me /large sz %q", sz)
+	}
+	var formats []uint16
+	for _, l := range cm {
+		f, err := linkformat.ContentFormats(l)
+		if err != nil || len(f) != 1 {
+			t.Fatalf("coap.me %s ct: %v %v", l.Target, f, err)
+		}
+		formats = append(formats, f[0])
+	}
+	if want := append(make([]uint16, 21), 40, 40, 40, 0, 50, 50, 50); !cmp.Equal(formats, want) {
+		t.Errorf("coap.me content formats %v, want %v", formats, want)
 	}
 }
 

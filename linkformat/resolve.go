@@ -17,7 +17,7 @@ import (
 //     lists links hosted elsewhere), else the origin of doc.
 //   - Target is resolved against the link's anchor when it has one, else
 //     against the origin of doc (RFC 6690 §2.1, RFC 3986 §5.2).
-//   - A link without a relation type gets Rel ["hosts"] (RFC 6690 §2).
+//   - A link without a relation type gets Rel ["hosts"] (RFC 6690 §2.2).
 //
 // doc is the URI the document was retrieved from; only its origin counts.
 // Nothing is percent-encoded or decoded: UTF-8 stays UTF-8 and %2F stays
