@@ -2,11 +2,14 @@ package main
 
 // formatter is the renderer of -format: each link as one link-value per
 // line, as weblink would send it.
-type formatter struct{}
+type formatter struct {
+	links int // links printed
+}
 
-// page prints the links of p.
-func (formatter) page(c *command, p *pageLinks) error {
-	for _, l := range p.links {
+// page prints the links of the final head of p.
+func (f *formatter) page(c *command, p *pageLinks) error {
+	f.links += len(p.final())
+	for _, l := range p.final() {
 		c.out.WriteString(l.String())
 		c.out.WriteByte('\n')
 	}
@@ -14,8 +17,8 @@ func (formatter) page(c *command, p *pageLinks) error {
 }
 
 // end says when there were no links.
-func (formatter) end(c *command) int {
-	if c.links == 0 {
+func (f *formatter) end(c *command) int {
+	if f.links == 0 {
 		return c.noLinks()
 	}
 	return exitOK

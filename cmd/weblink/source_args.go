@@ -8,7 +8,7 @@ import "strconv"
 // letter case, is its value.
 func argsSource(values []string) source {
 	return func(c *command) error {
-		var h head
+		h := head{base: c.opts.baseURL}
 		for i, v := range values {
 			if name, value, ok := splitHeader(v); ok && isLink(name) {
 				v = value
