@@ -37,7 +37,8 @@
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,
 //	    printing each page as it arrives; on a terminal, standard error shows a
-//	    progress line (not with NO_COLOR or TERM=dumb)
+//	    progress line as wide as the terminal (COLUMNS, else the width the
+//	    terminal reports), not with NO_COLOR or TERM=dumb
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
 //	    with -all: stop with an error after N pages (default 1000)
@@ -67,7 +68,7 @@
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);
 //	    a link without anchor gets its base as anchor: -base, or the page of
-//	    -url that sent it
+//	    -url that sent it; without links, an empty linkset
 //	    $ weblink -json '<https://example.com/a>; rel="alternate"'
 //	-check
 //	    check the links as a sender must write them: each problem is shown under
@@ -110,8 +111,9 @@
 // writes its document and -check its summary at the end. -json stops with an
 // error after the page that brings its links to more than 100000.
 //
-// Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
-// response head larger than 1 MiB, or a fetch failed (a status other than 2xx
-// included); 2 a usage error or problems found by -check. Errors go to standard error, prefixed
+// Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
+// no next link, input or a response head larger than 1 MiB, or a fetch failed
+// (a status other than 2xx included); 2 a usage error or problems found by
+// -check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
 // "weblink: ".
 package main

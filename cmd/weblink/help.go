@@ -42,7 +42,7 @@ skipped. An argument that is a URL is a usage error: fetch it with -url.
 var flagDocs = []struct{ name, help, example string }{
 	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response (at most 1 MiB of its head) and of the 103 Early Hints before it; targets resolve against the URL after redirects",
 		"weblink -url https://api.example.com/items"},
-	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line (not with NO_COLOR or TERM=dumb)`,
+	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line as wide as the terminal (COLUMNS, else the width the terminal reports), not with NO_COLOR or TERM=dumb`,
 		"weblink -url https://api.example.com/items -all -rel item"},
 	{"max-pages", "with -all: stop with an error after `N` pages",
 		"weblink -url https://api.example.com/items -all -max-pages 20"},
@@ -56,7 +56,7 @@ var flagDocs = []struct{ name, help, example string }{
 		`curl -sI "$u" | weblink -rel alternate -base "$u"`},
 	{"next", `print the one URL that paging follows: the target of the first rel="next" link that is about the page itself (not one with an anchor elsewhere), resolved as weblink.NextURL resolves it; nothing, with exit status 1, when there is none; not with -all`,
 		`next=$(curl -sI "$u" | weblink -next -base "$u")`},
-	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); a link without anchor gets its base as anchor: -base, or the page of -url that sent it",
+	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); a link without anchor gets its base as anchor: -base, or the page of -url that sent it; without links, an empty linkset",
 		`weblink -json '<https://example.com/a>; rel="alternate"'`},
 	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); exit status 2 when there are errors",
 		"curl -sI https://example.com/ | weblink -check"},
@@ -85,9 +85,10 @@ With -all, the table, -rel and -format print each page as it arrives; -json
 writes its document and -check its summary at the end. -json stops with an
 error after the page that brings its links to more than 100000.
 
-Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
-response head larger than 1 MiB, or a fetch failed (a status other than 2xx
-included); 2 a usage error or problems found by -check. Errors go to standard error, prefixed
+Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
+no next link, input or a response head larger than 1 MiB, or a fetch failed
+(a status other than 2xx included); 2 a usage error or problems found by
+-check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
 "weblink: ".
 `
 

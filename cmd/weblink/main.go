@@ -7,6 +7,7 @@ package main
 //
 //	main.go            the process: signals, standard files, exit statuses
 //	flags.go, help.go  the options, and -h (doc.go is generated from help.go)
+//	version.go         -version
 //	mode.go            the source and the renderer that the options choose
 //	command.go         a run: source -> command.show -> renderer, counting
 //
@@ -14,7 +15,8 @@ package main
 //	source_args.go      link values given as arguments
 //	source_stdin.go     standard input: response heads, a header block,
 //	                    field values, a linkset+json document
-//	source_fetch.go     -url, -all: fetched responses (client.go: the client)
+//	source_fetch.go     -url, -all: fetched responses and their 103 Early
+//	                    Hints (client.go: the client)
 //	source_discover.go  -url -discover: the links of a header and a body
 //
 //	head.go  page, head (status, URL, Link and Link-Template fields) and
@@ -23,11 +25,13 @@ package main
 //	renderers, each a renderer (page per page, end once):
 //	render_table.go   the default table, and the SOURCE table of -discover
 //	render_rel.go     -rel
+//	render_next.go    -next
 //	render_format.go  -format
 //	render_json.go    -json
 //	render_check.go   -check
 //
-//	text.go, progress.go  escaping and widths; the progress line of -all
+//	text.go      escaping and widths
+//	progress.go  the progress line of -all (columns*.go: the terminal's width)
 //
 // To add a mode: add its flag to options and newFlagSet (flags.go) and its
 // line to flagDocs (help.go, then go generate), rule out the combinations

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -556,6 +557,32 @@ func TestJSONWithoutLinks(t *testing.T) {
 		}
 		if r.code != exitNone || r.stderr != "weblink: no links found\n" {
 			t.Errorf("%q: exit %d, stderr %q", in, r.code, r.stderr)
+		}
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	build := func(version string, settings ...string) *debug.BuildInfo {
+		info := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: version}}
+		for i := 0; i < len(settings); i += 2 {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+		}
+		return info
+	}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{build("v1.2.3"), "weblink v1.2.3 go1.99\n"},
+		{build(""), "weblink (devel) go1.99\n"},
+		{build("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.time", "2026-12-01T10:00:00Z", "vcs.modified", "true"),
+			"weblink (devel) commit 0123456789ab+modified 2026-12-01T10:00:00Z go1.99\n"},
+		// A pseudo-version names the commit already.
+		{build("v0.0.0-20261201100000-0123456789ab", "vcs.revision", "0123456789abcdef0123"),
+			"weblink v0.0.0-20261201100000-0123456789ab go1.99\n"},
+	} {
+		if got := versionOf(c.info); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
 }

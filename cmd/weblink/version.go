@@ -14,6 +14,11 @@ func versionText() string {
 	if !ok {
 		return "weblink (unknown version: built without module information)\n"
 	}
+	return versionOf(info)
+}
+
+// versionOf returns the version line for the build information info.
+func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" {
 		v = "(devel)"
