@@ -135,25 +135,50 @@ func responseHead(h http.Header, base *url.URL) head {
 // reads them before the final response, and they are for it. A new
 // request, a redirect or the next page, starts over, so a page gets the
 // hints of its own request only.
+//
+// net/http leaves it to a client that sees the 1xx responses to limit
+// them, so the request fails after maxInterim of them, or when the 103
+// heads together hold more than maxInput bytes (as a head may): a server
+// cannot make the command wait or collect without end.
 type earlyHints struct {
-	mu    sync.Mutex // the trace's hooks run in the client's goroutines
-	heads []http.Header
+	mu      sync.Mutex // the trace's hooks run in the client's goroutines
+	heads   []http.Header
+	interim int // 1xx responses to this request
+	size    int // bytes of the names and values in heads
 }
+
+// maxMessage is the most bytes of a client error that a message shows.
+const maxMessage = 300
+
+// maxInterim is the most 1xx responses the command reads for a request.
+const maxInterim = 100
 
 // trace returns the hooks that collect the heads.
 func (e *earlyHints) trace() *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
 		GetConn: func(string) {
 			e.mu.Lock()
-			e.heads = nil
+			e.heads, e.interim, e.size = nil, 0, 0
 			e.mu.Unlock()
 		},
 		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
-			if code == http.StatusEarlyHints {
-				e.mu.Lock()
-				e.heads = append(e.heads, http.Header(h).Clone())
-				e.mu.Unlock()
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.interim++; e.interim > maxInterim {
+				return fmt.Errorf("more than %d interim (1xx) responses before the final one", maxInterim)
 			}
+			if code != http.StatusEarlyHints {
+				return nil
+			}
+			for name, values := range h {
+				for _, v := range values {
+					e.size += len(name) + len(v)
+				}
+			}
+			if e.size > maxInput {
+				return errors.New("the 103 Early Hints heads are larger than 1 MiB together")
+			}
+			e.heads = append(e.heads, http.Header(h).Clone())
 			return nil
 		},
 	}
@@ -164,7 +189,7 @@ func (e *earlyHints) take() []http.Header {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	heads := e.heads
-	e.heads = nil
+	e.heads, e.interim, e.size = nil, 0, 0
 	return heads
 }
 
@@ -217,7 +242,9 @@ func (c *command) fetchError(err error) error {
 			// net/http has no error value for it.
 			return fmt.Errorf("%s: the response head is larger than 1 MiB", where)
 		}
-		return fmt.Errorf("%s: %v", where, ue.Err)
+		// net/http quotes what the server sent (a malformed header line)
+		// whole: a message shows its start.
+		return fmt.Errorf("%s: %s", where, shortenTo(ue.Err.Error(), maxMessage))
 	}
 	return err
 }
