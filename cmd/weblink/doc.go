@@ -53,7 +53,9 @@
 //	    (default 30s)
 //	    $ weblink -url https://slow.example/items -timeout 2m
 //	-base URL
-//	    resolve targets and anchors against URL (default: the fetched URL)
+//	    resolve targets and anchors against URL (default: the fetched URL); for
+//	    piped response heads, the URL of the first request, which the Location
+//	    of each redirect moves
 //	    $ curl -sI "$u" | weblink -base "$u"
 //	-rel NAME
 //	    print only the targets of the links with relation type NAME, one per
