@@ -197,4 +197,24 @@
 //     (rule 17 converts IRIs); Param names are tokens without a trailing
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
+//
+// # Behind reverse proxies
+//
+// A reverse proxy that does not know 1xx responses takes the first response
+// head it reads for the final one: nginx before 1.29 with
+// proxy_http_version 1.1 (the usual setting, for keep-alive upstream
+// connections) answers a client with the 103 and then no page at all
+// (measured by TestProxies with Debian 12's nginx 1.22.1; Apache's
+// mod_proxy_http and Caddy pass the 103 on). Browsers act on a 103 only
+// over HTTP/2, so a request over HTTP/1.1 is almost always a proxy's hop.
+// docs/serving.md has the table of proxies and a safe nginx configuration.
+//
+//  25. [EarlyHintsMiddleware] and [EarlyHintsFunc] send their 103 only to
+//     requests whose ProtoMajor is 2 or more, or over HTTP/1.1 when the
+//     request passed through [EarlyHintsHTTP1] before reaching them (it
+//     marks the request's context), never over HTTP/1.0 (RFC 9110 §15.2).
+//     The links go on the final response in every case.
+//  26. [EarlyHints] sends the 103 it is told to send, over HTTP/1.1 as
+//     well: the caller decides. Under this package's middleware it sends
+//     nothing to an HTTP/1.0 client.
 package weblink
