@@ -217,4 +217,30 @@
 //  26. [EarlyHints] sends the 103 it is told to send, over HTTP/1.1 as
 //     well: the caller decides. Under this package's middleware it sends
 //     nothing to an HTTP/1.0 client.
+//
+// Proxies also refuse response heads larger than their buffers: nginx's
+// default proxy_buffer_size is one memory page (4 KiB), and a larger head is
+// a 502. [MaxLinkBytes] keeps the Link field of every head within a budget,
+// and reports what it leaves out:
+//
+//  27. When a head is about to be written (the final one by WriteHeader,
+//     Write, ReadFrom, Flush or the handler's return; each 1xx one), the
+//     lengths of the values of its Link field lines are added up. Within
+//     the budget n, the lines are left byte for byte. Beyond it, they are
+//     replaced by one line written as [Links.String] writes it, holding the
+//     longest prefix, in header order, of the links ParseHeader reads from
+//     them whose Links.String is at most n bytes; no Link field when the
+//     first link does not fit. Malformed link-values are dropped. n < 1 is
+//     no budget.
+//  28. The dropped function is called once for each head of which anything
+//     was left out, with the links after the prefix (a malformed
+//     link-value is not a Link: the list can be empty), before the head is
+//     written and before the header map changes. If it panics, that head
+//     is not written and the header map is as the handler left it; the
+//     panic propagates from the call that was writing the head. A 1xx head
+//     is budgeted on its own and the handler's lines are put back after
+//     it, for the final head. Without a dropped function the budget costs
+//     the kept bytes and the largest link-value, whatever the size of the
+//     field; with one, the dropped links cost what ParseHeader makes of
+//     them.
 package weblink

@@ -174,3 +174,27 @@ func ExamplePageLinks() {
 	// </items?page=1>; rel="first", </items?page=3>; rel="prev", </items?page=4>; rel="last"
 	// true
 }
+
+func ExampleMaxLinkBytes() {
+	// Many preloads: more than a proxy's buffer holds in a real site.
+	var links []weblink.Link
+	for _, js := range []string{"/app.js", "/vendor.js", "/chunk-1.js", "/chunk-2.js"} {
+		links = append(links, weblink.Link{Target: js, Rel: []string{weblink.RelModulePreload}})
+	}
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>")
+	})
+	logDropped := func(r *http.Request, dropped weblink.Links) {
+		fmt.Printf("%s: %d links left out: %s\n", r.URL.Path, len(dropped), dropped)
+	}
+	// Outermost, so that it sees every link the inner middleware adds (use
+	// 4000 for nginx's default 4 KiB buffer; 80 here to show the cut).
+	h := weblink.MaxLinkBytes(80, logDropped)(weblink.EarlyHintsMiddleware(links...)(page))
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	fmt.Println(rec.Result().Header["Link"])
+	// Output:
+	// /: 2 links left out: </chunk-1.js>; rel="modulepreload", </chunk-2.js>; rel="modulepreload"
+	// [</app.js>; rel="modulepreload", </vendor.js>; rel="modulepreload"]
+}

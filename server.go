@@ -352,10 +352,15 @@ func navigation(r *http.Request) bool {
 }
 
 // linkWriter is the http.ResponseWriter that Middleware,
-// EarlyHintsMiddleware and EarlyHintsFunc give to the handler.
+// EarlyHintsMiddleware, EarlyHintsFunc and MaxLinkBytes give to the
+// handler. It does what one of them does to a head about to be written:
+// adder adds links to the final head; budget, with the request r, budgets
+// the Link field of every head.
 type linkWriter struct {
-	w     http.ResponseWriter
-	adder *linkAdder
+	w      http.ResponseWriter
+	adder  *linkAdder
+	budget *linkBudget
+	r      *http.Request
 
 	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
 	wroteHeader bool // the final head was written (or is being written)
@@ -363,9 +368,17 @@ type linkWriter struct {
 }
 
 // writeLinks adds the links of lw.adder that are not already in the header to
-// it as one Link line, once, when the final head is about to be written.
+// it as one Link line, or budgets the Link field with lw.budget, once, when
+// the final head is about to be written.
 func (lw *linkWriter) writeLinks() {
 	if lw.wroteHeader || lw.hijacked {
+		return
+	}
+	if lw.budget != nil {
+		// The head counts as written only once the budget's dropped
+		// function has returned: after a panic, nothing was written.
+		lw.budget.apply(lw.w.Header(), lw.r)
+		lw.wroteHeader = true
 		return
 	}
 	lw.wroteHeader = true
@@ -406,6 +419,10 @@ func (lw *linkWriter) WriteHeader(code int) {
 	}
 	// The handler's own 1xx response: writeLinks changes the header map
 	// later, which net/http must not be reading then.
+	if lw.budget != nil {
+		lw.budget.interim(lw.w, lw.r, code)
+		return
+	}
 	writeInterim(lw.w, code)
 }
 
