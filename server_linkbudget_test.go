@@ -466,3 +466,29 @@ func FuzzMaxLinkBytes(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkMaxLinkBytes measures a head through MaxLinkBytes(4000): a
+// field within the budget (left alone) and one of 8 KiB (cut, the rest
+// reported).
+func BenchmarkMaxLinkBytes(b *testing.B) {
+	var links Links
+	for i := 0; len(links.String()) < 8000; i++ {
+		links = append(links, Link{Target: fmt.Sprintf("/assets/chunk-%04d.js", i), Rel: []string{RelModulePreload}})
+	}
+	over := links.String()
+	within := links[:10].String()
+	for _, bc := range []struct{ name, field string }{{"within", within}, {"over", over}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var n int
+			h := MaxLinkBytes(4000, func(_ *http.Request, ls Links) { n += len(ls) })(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+			w := &panicWriter{h: http.Header{}}
+			r := httptest.NewRequest("GET", "/", nil)
+			b.SetBytes(int64(len(bc.field)))
+			b.ReportAllocs()
+			for range b.N {
+				w.h["Link"] = []string{bc.field}
+				h.ServeHTTP(w, r)
+			}
+		})
+	}
+}
