@@ -257,6 +257,59 @@
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
 //
+// # Behind reverse proxies
+//
+// A reverse proxy that does not know 1xx responses takes the first response
+// head it reads for the final one: nginx before 1.29 with
+// proxy_http_version 1.1 (the usual setting, for keep-alive upstream
+// connections) answers a client with the 103 and then no page at all
+// (measured by TestProxies with Debian 12's nginx 1.22.1; Apache's
+// mod_proxy_http and Caddy pass the 103 on). Browsers act on a 103 only
+// over HTTP/2, so a request over HTTP/1.1 is almost always a proxy's hop.
+// docs/serving.md has the table of proxies and a safe nginx configuration.
+//
+//  25. [EarlyHintsMiddleware] and [EarlyHintsFunc] send their 103 only to
+//     requests whose ProtoMajor is 2 or more, or over HTTP/1.1 when the
+//     request passed through [EarlyHintsHTTP1] before reaching them (it
+//     marks the request's context), never over HTTP/1.0 (RFC 9110 §15.2).
+//     The links go on the final response in every case.
+//  26. [EarlyHints] sends the 103 it is told to send, over HTTP/1.1 as
+//     well: the caller decides. Under this package's middleware it sends
+//     nothing to an HTTP/1.0 client.
+//
+// Proxies also refuse response heads larger than their buffers: nginx's
+// default proxy_buffer_size is one memory page (4 KiB), and a larger head is
+// a 502. [MaxLinkBytes] keeps the Link field of every head within a budget,
+// and reports what it leaves out:
+//
+//  27. When a head is about to be written (the final one by WriteHeader,
+//     Write, ReadFrom, Flush or the handler's return; each 1xx one), the
+//     lengths of the values of its Link field lines are added up. Within
+//     the budget n, the lines are left byte for byte. Beyond it, they are
+//     replaced by one line written as [Links.String] writes it, holding the
+//     longest prefix, in header order, of the links ParseHeader reads from
+//     them whose Links.String is at most n bytes; no Link field when the
+//     first link does not fit. Malformed link-values are dropped. n < 1 is
+//     no budget.
+//  28. The dropped function is called once for each head of which anything
+//     was left out, with the links after the prefix (a malformed
+//     link-value is not a Link: the list can be empty), before the head is
+//     written and before the header map changes. If it panics, that head
+//     is not written and the header map is as the handler left it; the
+//     panic propagates from the call that was writing the head. A 1xx head
+//     is budgeted on its own and the handler's lines are put back after
+//     it, for the final head. Without a dropped function the budget costs
+//     the kept bytes and the largest link-value, whatever the size of the
+//     field; with one, the dropped links cost what ParseHeader makes of
+//     them.
+//  29. [Check] warns, once per field value, at the offset of the first
+//     link-value whose last byte (not counting the comma and whitespace
+//     after it) is beyond byte 4096, that the field value is longer than
+//     4 KiB and will not fit nginx's default proxy buffer (a 502). A field
+//     within 4096 bytes can still be too much with the rest of the head:
+//     measured behind nginx 1.22.1, a Go server's head with a 4000-byte
+//     Link field is a 502, and with a 3500-byte one passes.
+//
 // # API catalogs
 //
 //  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a
