@@ -90,8 +90,9 @@ type pageConfig struct {
 	maxPages    int // < 1: no limit
 	crossOrigin bool
 	beforeNext  func(prev *http.Response, next *http.Request) error
-	maxWait     time.Duration    // WaitRateLimits; <= 0: rate limits are not waited out
-	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
+	maxWait     time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
+	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
+	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next

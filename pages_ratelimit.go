@@ -104,6 +104,9 @@ func (p *pager) admit(wait time.Duration) error {
 
 // sleep waits for d, or until ctx or req.Context() is done.
 func (p *pager) sleep(d time.Duration) error {
+	if p.cfg.sleep != nil {
+		return p.cfg.sleep(p.ctx, d)
+	}
 	if d > 0 {
 		timer := time.NewTimer(d)
 		defer timer.Stop()
