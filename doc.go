@@ -197,4 +197,19 @@
 //     (rule 17 converts IRIs); Param names are tokens without a trailing
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
+//
+// # Long runs: rate limits, errors, resuming
+//
+//  40. With [WaitRateLimits], a refusal that says how long to wait
+//     (Retry-After, or a remaining count of 0 and a reset) is waited that
+//     long. A 429 that says neither, and a 403 whose body's first 2 KiB
+//     hold "rate limit" (ASCII case-insensitive; also when
+//     X-RateLimit-Remaining is above 0), are backed off as GitHub documents
+//     for its secondary rate limits: 60 s before the first retry of that
+//     page, doubled for each further such refusal of the same page (60,
+//     120, 240 s...); refusals that said how long do not count. A 503
+//     without Retry-After stays an error. Every wait is within maxWait and
+//     the 10 retries of a page; a wait that would pass maxWait is not slept.
+//     The 2 KiB read to recognise a 403 is put back: a response yielded
+//     with an error reads from its first byte.
 package weblink
