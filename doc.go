@@ -212,4 +212,12 @@
 //     the 10 retries of a page; a wait that would pass maxWait is not slept.
 //     The 2 KiB read to recognise a 403 is put back: a response yielded
 //     with an error reads from its first byte.
+//  41. A [RateLimiter] is WaitRateLimits shared by every iteration given
+//     its [RateLimiter.PageOption], concurrent or later: what one of them
+//     learns (a Retry-After, a reset, a backoff of rule 40, a 2xx page
+//     saying the limit is spent) is a time T until which the API is limited,
+//     and every request of every one of them, the first included, waits
+//     until T. Each iteration's own waits still add up to at most maxWait;
+//     a wait that would pass it ends the iteration at once with
+//     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
 package weblink

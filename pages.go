@@ -83,7 +83,8 @@ func (e *StatusError) Error() string {
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
 // PageOption configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext] or [WaitRateLimits].
+// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits] or
+// [RateLimiter.PageOption].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {

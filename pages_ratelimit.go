@@ -62,7 +62,7 @@ const maxRetries = 10
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
 func WaitRateLimits(maxWait time.Duration) PageOption {
-	return func(c *pageConfig) { c.maxWait = maxWait }
+	return func(c *pageConfig) { c.maxWait, c.limit = maxWait, nil }
 }
 
 // backoff is the first wait for a rate-limit refusal that does not say how
@@ -398,4 +398,46 @@ func digits(s string) (n int64, rest string, ok bool) {
 		}
 	}
 	return min(n, maxSeconds), s[i:], i > 0
+}
+
+// RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]
+// iteration given its [RateLimiter.PageOption], concurrent or one after
+// another: when one of them learns that the API is limited until a time T
+// (a Retry-After, a reset, the backoff of WaitRateLimits, or a 2xx page
+// saying the limit is spent), the others wait until T before their next
+// request, and an iteration started meanwhile before its first one,
+// instead of each being refused in turn (rule 41). Each iteration's own
+// waits, those for the others' limits included, still add up to at most
+// maxWait: a wait that would pass it is not slept, and the iteration ends
+// at once with an error wrapping [ErrRateLimited].
+//
+// Use one RateLimiter per API and credential: a token's limits are the
+// same whichever repository it pages. A RateLimiter is safe for concurrent
+// use and starts no goroutine: each waiting iteration sleeps on a timer of
+// its own, in its own goroutine, and all of them wake when the wait ends.
+// Create one with [NewRateLimiter]; the zero value waits for nothing.
+type RateLimiter struct {
+	maxWait time.Duration
+	limit   limitUntil
+}
+
+// NewRateLimiter returns a [RateLimiter] whose iterations each wait out rate
+// limits for at most maxWait in all, as [WaitRateLimits](maxWait) does; a
+// maxWait of 0 or less makes it do nothing.
+func NewRateLimiter(maxWait time.Duration) *RateLimiter {
+	return &RateLimiter{maxWait: maxWait}
+}
+
+// PageOption returns the option that makes an iteration of [Pages] or
+// [Items] wait out rate limits with l, as [WaitRateLimits] does, sharing
+// what it learns with every other iteration given l's option. Of this option
+// and WaitRateLimits, the last one given wins. A nil l gives an option that
+// does nothing.
+func (l *RateLimiter) PageOption() PageOption {
+	return func(c *pageConfig) {
+		if l == nil {
+			return
+		}
+		c.maxWait, c.limit = l.maxWait, &l.limit
+	}
 }
