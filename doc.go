@@ -220,4 +220,11 @@
 //     until T. Each iteration's own waits still add up to at most maxWait;
 //     a wait that would pass it ends the iteration at once with
 //     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
+//  42. A [*StatusError] carries the response's Header and the first 2 KiB
+//     of its Body (nil when empty), read before the response is yielded;
+//     [Pages] puts them back in front of the rest, so that resp.Body in the
+//     loop still reads from byte 0 (a server that takes more than a second
+//     to send them has the body cut where it was), and [Items], which closes
+//     the body, leaves them in the error. A larger body costs 2 KiB, no
+//     more. [StatusError.Error] shows neither: they are the peer's raw text.
 package weblink

@@ -1,6 +1,7 @@
 package weblink
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,10 +59,19 @@ var (
 // status code is not 2xx. The response is yielded with it, so the caller can
 // still read the body, which often says what went wrong. Iteration stops
 // after it.
+//
+// It also carries what the server said (rule 42), for [Items], which closes
+// the body, and for callers that only have the error: the response's header
+// and the first 2 KiB of its body, read before the response is yielded and
+// put back in front of the rest, so that resp.Body still reads from its
+// first byte. Both are as the peer sent them: [StatusError.Error] shows
+// neither.
 type StatusError struct {
-	StatusCode int    // e.g. 500
-	Status     string // e.g. "500 Internal Server Error"
-	URL        string // the URL of the request that got the response, after redirects, without userinfo
+	StatusCode int         // e.g. 500
+	Status     string      // e.g. "500 Internal Server Error"
+	URL        string      // the URL of the request that got the response, after redirects, without userinfo
+	Header     http.Header // the response's header
+	Body       []byte      // the first 2 KiB of the response body at most (GitHub's {"message": ...}); nil when empty
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
@@ -398,6 +408,8 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			StatusCode: resp.StatusCode,
 			Status:     resp.Status,
 			URL:        redacted(resp.Request.URL),
+			Header:     resp.Header,
+			Body:       bytes.Clone(body), // the caller's to keep: body still feeds resp.Body
 		}
 		wait, err := p.retryWait(resp, body, try, &backoffs, serr)
 		if wait < 0 || err != nil {

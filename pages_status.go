@@ -29,6 +29,9 @@ func (p *pager) readAhead(resp *http.Response) []byte {
 	if !timer.Stop() {
 		p.renewRequestContext()
 	}
+	if n == 0 {
+		buf = nil
+	}
 	buf = buf[:n:n]
 	resp.Body = readAheadBody{io.MultiReader(bytes.NewReader(buf), resp.Body), resp.Body}
 	return buf
