@@ -227,4 +227,11 @@
 //     to send them has the body cut where it was), and [Items], which closes
 //     the body, leaves them in the error. A larger body costs 2 KiB, no
 //     more. [StatusError.Error] shows neither: they are the peer's raw text.
+//  43. Resuming: [BeforeNext] runs once the loop body has taken every item
+//     of the previous page, and its next.URL is the checkpoint of a long
+//     run: a new [Pages] or [Items] on a request for that URL yields the
+//     rest, no item of a finished page again. The page under way when a run
+//     stopped is requested again whole, so its first items come twice: make
+//     what the loop body does idempotent, or commit a page's effects with
+//     the checkpoint.
 package weblink

@@ -135,6 +135,10 @@ func AllowCrossOrigin() PageOption {
 // calling it, and waits for a rate limit that prev says is spent before it
 // too; it does not check next again afterwards: changes made here are the
 // caller's responsibility.
+//
+// It runs once the loop body has taken every item of prev (rule 43): next.URL
+// is the checkpoint of a long run, from which a new Pages or [Items] yields
+// the rest after a crash (see the resume example of Items).
 func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOption {
 	return func(c *pageConfig) { c.beforeNext = f }
 }
