@@ -61,6 +61,10 @@ const maxRetries = 10
 // again is one page for [MaxPages], and BeforeNext runs once for it. A retry
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
+//
+// The waits are the iteration's own; to share them between iterations
+// against one API, use a [RateLimiter]. Of WaitRateLimits and
+// [RateLimiter.PageOption], the last one given wins.
 func WaitRateLimits(maxWait time.Duration) PageOption {
 	return func(c *pageConfig) { c.maxWait, c.limit = maxWait, nil }
 }
