@@ -310,6 +310,50 @@
 //     measured behind nginx 1.22.1, a Go server's head with a 4000-byte
 //     Link field is a 502, and with a 3500-byte one passes.
 //
+// # Long runs: rate limits, errors, resuming
+//
+//  40. With [WaitRateLimits], a refusal that says how long to wait
+//     (Retry-After, or a remaining count of 0 and a reset) is waited that
+//     long. A 429 that says neither, and a 403 whose body's first 2 KiB
+//     hold "rate limit" (ASCII case-insensitive; also when
+//     X-RateLimit-Remaining is above 0), are backed off as GitHub documents
+//     for its secondary rate limits: 60 s before the first retry of that
+//     page, doubled for each further such refusal of the same page (60,
+//     120, 240 s...); refusals that said how long do not count. A 503
+//     without Retry-After stays an error. Every wait is within maxWait and
+//     the 10 retries of a page; a wait that would pass maxWait is not slept.
+//     The 2 KiB read to recognise a 403 is put back: a response yielded
+//     with an error reads from its first byte.
+//  41. A [RateLimiter] is WaitRateLimits shared by every iteration given
+//     its [RateLimiter.PageOption], concurrent or later: what one of them
+//     learns (a Retry-After, a reset, a backoff of rule 40, a 2xx page
+//     saying the limit is spent) is a time T until which the API is limited,
+//     and every request of every one of them, the first included, waits
+//     until T. Each iteration's own waits still add up to at most maxWait;
+//     a wait that would pass it ends the iteration at once with
+//     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
+//  42. A [*StatusError] carries the response's Header and the first 2 KiB
+//     of its Body (nil when empty), read before the response is yielded;
+//     [Pages] puts them back in front of the rest, so that resp.Body in the
+//     loop still reads from byte 0 (a server that takes more than a second
+//     to send them has the body cut where it was), and [Items], which closes
+//     the body, leaves them in the error. A larger body costs 2 KiB, no
+//     more. [StatusError.Error] shows neither: they are the peer's raw text.
+//  43. Resuming: [BeforeNext] runs once the loop body has taken every item
+//     of the previous page, and its next.URL is the checkpoint of a long
+//     run: a new [Pages] or [Items] on a request for that URL yields the
+//     rest, no item of a finished page again. The page under way when a run
+//     stopped is requested again whole, so its first items come twice: make
+//     what the loop body does idempotent, or commit a page's effects with
+//     the checkpoint.
+//  44. What a peer sends cannot stretch a run: a Retry-After or reset that
+//     is negative, not a number (1e300, NaN) or past time.Duration is no
+//     wait or a wait no maxWait allows (never slept); Retry-After: 0 again
+//     and again ends after 10 retries of the page; the sum of one
+//     iteration's waits never passes its maxWait; the body read ahead is
+//     at most 2 KiB, for at most a second; every wait ends when ctx or
+//     req.Context() is done.
+//
 // # API catalogs
 //
 //  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a

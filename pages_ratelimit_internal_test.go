@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
 // testNow is the clock of the table tests.
@@ -24,11 +26,11 @@ func TestRetryAfter(t *testing.T) {
 		{"120", 2 * time.Minute, true},
 		{" 5 ", 5 * time.Second, true},
 		{"007", 7 * time.Second, true},
-		{"99999999999999999999", maxSeconds * time.Second, true},  // capped, not wrapped
-		{"Tue, 01 Dec 2026 13:00:30 GMT", 30 * time.Second, true}, // IMF-fixdate
-		{"Tuesday, 01-Dec-26 13:01:00 GMT", time.Minute, true},    // RFC 850
-		{"Tue Dec  1 13:00:02 2026", 2 * time.Second, true},       // asctime
-		{"Tue, 01 Dec 2026 12:00:00 GMT", 0, true},                // in the past: now
+		{"99999999999999999999", ratelimit.MaxSeconds * time.Second, true}, // capped, not wrapped
+		{"Tue, 01 Dec 2026 13:00:30 GMT", 30 * time.Second, true},          // IMF-fixdate
+		{"Tuesday, 01-Dec-26 13:01:00 GMT", time.Minute, true},             // RFC 850
+		{"Tue Dec  1 13:00:02 2026", 2 * time.Second, true},                // asctime
+		{"Tue, 01 Dec 2026 12:00:00 GMT", 0, true},                         // in the past: now
 		{"", 0, false},
 		{"-1", 0, false},
 		{"1.5", 0, false}, // delay-seconds has no fraction
@@ -38,9 +40,9 @@ func TestRetryAfter(t *testing.T) {
 		{"soon", 0, false},
 		{"5 seconds", 0, false},
 	} {
-		got, ok := retryAfter(tc.in, testNow)
+		got, ok := ratelimit.RetryAfter(tc.in, testNow)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("ratelimit.RetryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -62,7 +64,7 @@ func TestResetTime(t *testing.T) {
 		{strconv.FormatInt(unix+1, 10) + ".25", 1250 * time.Millisecond, true},
 		{strconv.FormatInt(unix-90, 10), 0, true}, // in the past: now
 		{"1000000000", 0, true},
-		{"99999999999999999999", time.Unix(maxSeconds, 0).Sub(testNow), true},
+		{"99999999999999999999", time.Unix(ratelimit.MaxSeconds, 0).Sub(testNow), true},
 		{"", 0, false},
 		{"1.", 0, false},
 		{".5", 0, false},
@@ -76,9 +78,9 @@ func TestResetTime(t *testing.T) {
 		{"5 s", 0, false},
 		{"Tue, 01 Dec 2026 13:00:30 GMT", 0, false},
 	} {
-		got, ok := resetTime(tc.in, testNow)
+		got, ok := ratelimit.ResetTime(tc.in, testNow)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("resetTime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("ratelimit.ResetTime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -90,33 +92,36 @@ func TestRefusedWait(t *testing.T) {
 		status int
 		h      http.Header
 		want   time.Duration
-		ok     bool
+		kind   refusal
 	}{
-		{"429 Retry-After", 429, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"503 Retry-After", 503, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"403 Retry-After", 403, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"first Retry-After line", 429, http.Header{"Retry-After": {"3", "9"}}, 3 * time.Second, true},
-		{"500 Retry-After", 500, http.Header{"Retry-After": {"3"}}, 0, false},
-		{"301 Retry-After", 301, http.Header{"Retry-After": {"3"}}, 0, false},
-		{"GitHub 403", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"GitHub 429", 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"GitLab 429", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"IETF draft seconds", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, 7 * time.Second, true},
-		{"remaining 00", 403, http.Header{"X-Ratelimit-Remaining": {" 00 "}, "X-Ratelimit-Reset": {"7"}}, 7 * time.Second, true},
-		{"503 with only a reset", 503, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"Retry-After wins", 429, http.Header{"Retry-After": {"3"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 3 * time.Second, true},
-		{"bad Retry-After, good reset", 429, http.Header{"Retry-After": {"x"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"4"}}, 4 * time.Second, true},
-		{"remaining not 0", 403, http.Header{"X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"remaining empty", 403, http.Header{"X-Ratelimit-Remaining": {""}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"remaining -0", 403, http.Header{"X-Ratelimit-Remaining": {"-0"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"reset of the other family", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 0, false},
-		{"second family", 403, http.Header{"X-Ratelimit-Remaining": {"5"}, "X-Ratelimit-Reset": {"1"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"2"}}, 2 * time.Second, true},
-		{"403 plain", 403, http.Header{}, 0, false},
+		{"429 Retry-After", 429, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"503 Retry-After", 503, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"403 Retry-After", 403, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"first Retry-After line", 429, http.Header{"Retry-After": {"3", "9"}}, 3 * time.Second, told},
+		{"500 Retry-After", 500, http.Header{"Retry-After": {"3"}}, 0, notLimited},
+		{"301 Retry-After", 301, http.Header{"Retry-After": {"3"}}, 0, notLimited},
+		{"GitHub 403", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"GitHub 429", 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"GitLab 429", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"IETF draft seconds", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, 7 * time.Second, told},
+		{"remaining 00", 403, http.Header{"X-Ratelimit-Remaining": {" 00 "}, "X-Ratelimit-Reset": {"7"}}, 7 * time.Second, told},
+		{"503 with only a reset", 503, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"Retry-After wins", 429, http.Header{"Retry-After": {"3"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 3 * time.Second, told},
+		{"bad Retry-After, good reset", 429, http.Header{"Retry-After": {"x"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"4"}}, 4 * time.Second, told},
+		{"remaining not 0", 403, http.Header{"X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"remaining empty", 403, http.Header{"X-Ratelimit-Remaining": {""}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"remaining -0", 403, http.Header{"X-Ratelimit-Remaining": {"-0"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"reset of the other family", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"second family", 403, http.Header{"X-Ratelimit-Remaining": {"5"}, "X-Ratelimit-Reset": {"1"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"2"}}, 2 * time.Second, told},
+		{"403 plain", 403, http.Header{}, 0, notLimited},
+		{"429 plain", 429, http.Header{}, 0, untold},
+		{"429 remaining 0, no reset", 429, http.Header{"X-Ratelimit-Remaining": {"0"}}, 0, untold},
+		{"429 Retry-After not a delay", 429, http.Header{"Retry-After": {"soon"}}, 0, untold},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := refusedWait(&http.Response{StatusCode: tc.status, Header: tc.h}, testNow)
-			if got != tc.want || ok != tc.ok {
-				t.Errorf("refusedWait = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			got, kind := refusedWait(&http.Response{StatusCode: tc.status, Header: tc.h}, nil, testNow)
+			if got != tc.want || kind != tc.kind {
+				t.Errorf("refusedWait = %v, %v; want %v, %v", got, kind, tc.want, tc.kind)
 			}
 		})
 	}
@@ -198,7 +203,7 @@ func FuzzRateLimitFields(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for name, parse := range map[string]func(string, time.Time) (time.Duration, bool){"retryAfter": retryAfter, "resetTime": resetTime} {
+		for name, parse := range map[string]func(string, time.Time) (time.Duration, bool){"RetryAfter": ratelimit.RetryAfter, "ResetTime": ratelimit.ResetTime} {
 			d, ok := parse(s, testNow)
 			if d < 0 || !ok && d != 0 {
 				t.Fatalf("%s(%q) = %v, %v", name, s, d, ok)
@@ -206,16 +211,16 @@ func FuzzRateLimitFields(f *testing.F) {
 		}
 		if n, err := strconv.ParseUint(s, 10, 32); err == nil && n < 1e9 {
 			want := time.Duration(n) * time.Second
-			if d, ok := retryAfter(s, testNow); !ok || d != want {
-				t.Fatalf("retryAfter(%q) = %v, %v; want %v", s, d, ok, want)
+			if d, ok := ratelimit.RetryAfter(s, testNow); !ok || d != want {
+				t.Fatalf("ratelimit.RetryAfter(%q) = %v, %v; want %v", s, d, ok, want)
 			}
-			if d, ok := resetTime(s, testNow); !ok || d != want {
-				t.Fatalf("resetTime(%q) = %v, %v; want %v", s, d, ok, want)
+			if d, ok := ratelimit.ResetTime(s, testNow); !ok || d != want {
+				t.Fatalf("ratelimit.ResetTime(%q) = %v, %v; want %v", s, d, ok, want)
 			}
 		}
 		h := http.Header{"Retry-After": {s}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {s}}
-		if d, ok := refusedWait(&http.Response{StatusCode: 429, Header: h}, testNow); d < 0 || !ok && d != 0 {
-			t.Fatalf("refusedWait(%q) = %v, %v", s, d, ok)
+		if d, kind := refusedWait(&http.Response{StatusCode: 429, Header: h}, nil, testNow); d < 0 || kind == notLimited || kind == untold && d != 0 {
+			t.Fatalf("refusedWait(%q) = %v, %v", s, d, kind)
 		}
 	})
 }

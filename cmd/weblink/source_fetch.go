@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net"
 	"net/http"
@@ -23,8 +24,10 @@ import (
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
 // error stay shown. Each page has the 103 Early Hints heads that came
-// before its response. Without -all, a response that is
-// application/link-format is read by its body (linkformatFetchSource).
+// before its response. With -wait, rate limits are waited out
+// (weblink.WaitRateLimits), for -url alone too. Without -all, a response
+// that is application/link-format is read by its body
+// (linkformatFetchSource).
 func fetchSource(c *command) error {
 	defer c.progress.clear()
 	var hints earlyHints
@@ -37,8 +40,9 @@ func fetchSource(c *command) error {
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
-		if c.opts.all {
+		if c.opts.all || c.opts.wait > 0 {
 			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
+				weblink.WaitRateLimits(c.opts.wait),
 				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
@@ -74,6 +78,9 @@ func fetchSource(c *command) error {
 				return fmt.Errorf("stopped after %d %s: -json holds its document in memory, and these pages have more than %d links; -format and the table print each page as it arrives",
 					c.pages, plural(c.pages, "page"), maxJSONLinks)
 			}
+			if !c.opts.all {
+				break // -url -wait: the first page only
+			}
 		}
 		if !retry {
 			break
@@ -99,10 +106,23 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
-			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL)}
+			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL),
+				Header: resp.Header, Body: statusBody(resp)}
 		}
 		yield(resp, err)
 	}
+}
+
+// statusBody reads the first 2 KiB of the body of resp, a response whose
+// status is not 2xx, for its *weblink.StatusError, as weblink.Pages does;
+// the command shows the head only.
+func statusBody(resp *http.Response) []byte {
+	b := make([]byte, 2<<10)
+	n, _ := io.ReadFull(resp.Body, b)
+	if n == 0 {
+		return nil
+	}
+	return b[:n:n]
 }
 
 // responseBase returns what the links of resp resolve against: -base, or
@@ -222,7 +242,7 @@ func (c *command) fetchError(err error) error {
 		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
-		return errors.New(msg)
+		return errors.New(msg + c.toldWait(se, errors.Is(err, weblink.ErrRateLimited)))
 	}
 	page, next := "the last page", "its next link"
 	if c.last != nil {
