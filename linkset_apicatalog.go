@@ -3,6 +3,7 @@ package weblink
 import (
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // apiCatalogProfile is the profile URI of an API catalog (RFC 9727 §4.2),
@@ -25,7 +26,9 @@ const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
 //
 // Every response, also a HEAD's, a 304 and an error, carries
 // Link: <request path>; rel="api-catalog" (RFC 9727 §2: a HEAD request is
-// answered with that link and no body).
+// answered with that link and no body). A path that starts with "//" is
+// written "/.//...", so that it cannot be read as a reference to another
+// host.
 //
 // apis is copied: later changes to it do not show.
 func APICatalog(publisher string, apis Links) http.Handler {
@@ -45,8 +48,13 @@ type apiCatalogHandler struct {
 
 func (h *apiCatalogHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.EscapedPath()
-	if path == "" {
+	switch {
+	case path == "":
 		path = "/"
+	case strings.HasPrefix(path, "//"):
+		// "//host/x" is a network-path reference to another host (RFC
+		// 3986 §4.2); "/.//host/x" is the same path on this one (§5.2.4).
+		path = "/." + path
 	}
 	Add(w.Header(), Link{Target: path, Rel: []string{"api-catalog"}})
 	h.linkset.ServeHTTP(w, r)

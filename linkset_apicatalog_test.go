@@ -77,4 +77,13 @@ func TestAPICatalog(t *testing.T) {
 	if l := rec.Header().Get("Link"); strings.Count(l, ">") != 1 || !strings.HasSuffix(l, `>; rel="api-catalog"`) {
 		t.Errorf("rule 53: Link %q for a hostile path", l)
 	}
+	// Rule 53: a path that starts with "//" (a router that does not clean
+	// paths hands it on) is not written as a reference to another host.
+	req := httptest.NewRequest("GET", "/", nil)
+	req.URL.Path = "//evil.example/x"
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if l := rec.Header().Get("Link"); l != `</.//evil.example/x>; rel="api-catalog"` {
+		t.Errorf("rule 53: Link %q for the path //evil.example/x; want </.//evil.example/x>, a path on this host", l)
+	}
 }
