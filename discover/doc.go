@@ -140,7 +140,9 @@
 //     field is removed from a redirect to any other origin.
 //  17. Links with rel="api-catalog" on the origin of the final URL are
 //     nested catalogs (RFC 9727 §4.3): each is fetched once (compared
-//     without fragment, the catalog itself included), one level deep, and
+//     without fragment, the catalog itself included; a nested catalog that
+//     redirects to a catalog already read is not read again), one level
+//     deep, and
 //     its links appended; at most 16 are fetched, and at most 4 MiB of each
 //     and 16 MiB of all catalog bodies are read. What is not fetched or
 //     read for these bounds is reported in the error, with the links found.
