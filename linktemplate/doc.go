@@ -99,6 +99,9 @@
 //     whatever the number of expressions.
 //  13. [Template.Variables] lists the variable names of Template, then
 //     Anchor, each once; with VarBase set each name is resolved against it
-//     as a relative reference (RFC 9652 §2.1, RFC 3986 §5.2). Expand looks
+//     as a relative reference (RFC 9652 §2.1, RFC 3986 §5.2). A relative
+//     VarBase gives relative names, which resolve against the link's
+//     context as VarBase and then the name would: "vars/" gives
+//     "vars/id", "../v/" gives "../v/id", "?q" gives "id". Expand looks
 //     variables up by their names as written, not resolved.
 package linktemplate
