@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -261,5 +262,24 @@ func TestAPICatalogNestedRedirectOnce(t *testing.T) {
 	}
 	if len(links) != 5 {
 		t.Errorf("rule 17: %d links; want the catalog's 4 and /shared's 1:\n%v", len(links), links)
+	}
+}
+
+// TestAPICatalogBodyCut checks that a catalog whose body breaks off (the
+// connection closes before Content-Length bytes) gives one error and no
+// links: what was read is not parsed, since a cut linkset can parse into
+// links that were never sent (here rel="ite" for rel="item").
+func TestAPICatalogBodyCut(t *testing.T) {
+	body := `<https://a.example/x>; rel="item", <https://a.example/y>; rel=ite`
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", weblink.LinksetType)
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)+50))
+		io.WriteString(w, body)
+	}))
+	defer s.Close()
+	u, _ := url.Parse(s.URL)
+	links, err := APICatalog(context.Background(), nil, u)
+	if len(links) != 0 || err == nil || !errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("cut body: %v, %q; want no links and one error, the read's", links, err)
 	}
 }

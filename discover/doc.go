@@ -97,7 +97,10 @@
 //     [*weblink.StatusError]; its body, an error page, is not read for links.
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
-//     [ErrTruncated], and the rest is not downloaded.
+//     [ErrTruncated], and the rest is not downloaded. A linkset whose body
+//     could not be read whole (the connection broke, the time ran out)
+//     gives the read's error and no links: a cut linkset can parse into
+//     links that were never sent.
 //  14. With [FollowLinksets], each rel="linkset" target found in the header
 //     or body that has the origin of the final URL is fetched once, with
 //     Accept: application/linkset+json, application/linkset;q=0.9, and its

@@ -255,11 +255,14 @@ func isLinksetType(mediaType string) bool {
 }
 
 // linkset reads a linkset document (RFC 9264 §4.1 or §4.2) and appends its
-// links, resolved against base.
+// links, resolved against base. A document whose reading failed (the
+// connection broke, the time ran out) is not parsed: what came can parse
+// into links that were never sent (rel=ite of rel=item).
 func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
 		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
+		return
 	}
 	var links weblink.Links
 	if mediaType == weblink.LinksetType {
