@@ -163,6 +163,10 @@ func (c *command) fetchError(err error) error {
 			return fmt.Errorf("%s: the response head is larger than 1 MiB", where)
 		}
 		return fmt.Errorf("%s: %v", where, ue.Err)
+	case errors.As(err, &ne) && ne.Timeout():
+		// A body that came too slowly: net/http and the context do not
+		// name the flag that set the time.
+		return fmt.Errorf("%w (-timeout %v)", err, c.opts.timeout)
 	}
 	return err
 }
