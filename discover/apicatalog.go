@@ -129,20 +129,9 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 // redirects to a catalog already read is not read again (the redirect is
 // refused with errAlreadyRead, which is no problem).
 func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
-	o := originOf(final)
-	seen := c.read
-	seen[withoutFragment(well)] = true
+	c.read[withoutFragment(well)] = true
 	fetched := 0
-	n := len(c.links) // one level: links appended below are not followed
-	for i := 0; i < n; i++ {
-		if !c.links[i].HasRel("api-catalog") {
-			continue
-		}
-		u, err := url.Parse(c.links[i].Target)
-		if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
-			continue
-		}
-		seen[withoutFragment(u)] = true
+	for u := range c.targets("api-catalog", originOf(final), c.read) {
 		if fetched == maxNestedCatalogs || c.budget <= 0 {
 			c.probs.add(fmt.Errorf("discover: API catalog %s not fetched: at most %d nested catalogs and %d bytes are read", showURL(u), maxNestedCatalogs, maxAllCatalogsBytes))
 			continue
