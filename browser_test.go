@@ -281,6 +281,9 @@ func tail(s string, n int) string {
 // 103 to the subresource requests (Sec-Fetch-Mode: no-cors or cors). The
 // server-side timeline of each load is logged (go test -v).
 func TestEarlyHintsBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
 	chromium := findChromium(t)
 	version := chromiumVersion(t, chromium)
 	t.Logf("browser: %s (%s)", version, chromium)

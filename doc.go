@@ -1,10 +1,69 @@
-// Package weblink parses, resolves and writes the HTTP Link header of Web
-// Linking (RFC 8288, which replaced RFC 5988), with the RFC 8187 (RFC 5987)
-// ext-values of title*, the RFC 3986 reference resolution it relies on, and
-// the IANA link relations registry.
+// Package weblink reads, follows and writes the HTTP Link header of Web
+// Linking (RFC 8288, which replaced RFC 5988): it parses real headers
+// correctly, pages through APIs safely by their rel="next" links, serves
+// links and 103 Early Hints, and checks what a server sends. It covers the
+// RFC 8187 (RFC 5987) ext-values of title*, the RFC 3986 reference
+// resolution Link relies on, the IANA link relations registry and RFC 9264
+// linksets.
 //
-// The rules below are numbered once for the whole package: code, tests
-// (rule1/...) and the reason fields of testdata cite them as "rule N".
+// # A short tour
+//
+// Read the links of a response, resolved against the URL it came from, and
+// its next page (an error means some link-values were malformed and
+// dropped; the others are in links):
+//
+//	links, err := weblink.ParseResponse(resp)
+//	for _, alt := range links.AllRel("alternate") {
+//		fmt.Println(alt.Target)
+//	}
+//	if next, ok := weblink.NextURL(resp); ok {
+//		fmt.Println("next page:", next)
+//	}
+//
+// Find the next page with [NextURL], not links.Rel("next"): it passes over
+// a next link anchored at another resource. [Parse] reads one field value
+// and [ParseHeader] every Link line of an http.Header.
+//
+// Page through an API: [Pages] yields each page's response, [Items] the
+// decoded items of every page. A page's body is closed when the loop body
+// returns, so read it there; next links are followed on the first page's
+// origin only, and its credentials are never sent to another origin:
+//
+//	for issue, err := range weblink.Items(ctx, nil, req, weblink.JSONItems[Issue],
+//		weblink.WaitRateLimits(10*time.Minute)) {
+//		if err != nil {
+//			return err
+//		}
+//		handle(issue)
+//	}
+//
+// Serve links: [Add] writes a Link field line that no value can break out
+// of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
+// sends the preloads in a 103 Early Hints response first, and [PageLinks]
+// builds first, prev, next and last links for a paged collection:
+//
+//	weblink.Add(w.Header(), weblink.Link{Target: "/items?page=3", Rel: []string{weblink.RelNext}})
+//	http.ListenAndServe(":8080", weblink.Middleware(schemaLink)(mux))
+//
+// Lint what a server sends: [Check] reports, with byte offsets, what RFC
+// 8288 forbids senders and what will not work as meant (a preload without
+// as), and [Link.Validate] checks a Link before it is sent:
+//
+//	for _, p := range weblink.Check(resp.Header.Get("Link")) {
+//		fmt.Println(p.Offset, p.Msg)
+//	}
+//
+// Discover the links of a page's body too (HTML, feeds, linksets), in the
+// order Webmention and WebSub want, with the discover package:
+//
+//	links, err := discover.Links(ctx, nil, req)
+//
+// From the shell, the weblink command (cmd/weblink) shows, checks and
+// follows Link headers: curl -sI https://example.com/ | weblink.
+//
+// The sections below are the reference. Their rules are numbered once for
+// the whole package: code, tests (rule1/...) and the reason fields of
+// testdata cite them as "rule N".
 //
 // # Reading links
 //
@@ -13,8 +72,8 @@
 // the response came from:
 //
 //	links, err := weblink.ParseResponse(resp)
-//	if next, ok := links.Rel("next"); ok {
-//		// next.Target is absolute
+//	if alt, ok := links.Rel("alternate"); ok {
+//		// alt.Target is absolute
 //	}
 //
 // The parsers follow RFC 8288 §3 and Appendix B with these rules, where the

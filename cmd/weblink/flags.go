@@ -20,10 +20,12 @@ type options struct {
 	maxPages int
 	base     string
 	rel      string
+	next     bool
 	json     bool
 	check    bool
 	format   bool
 	help     bool
+	version  bool
 	discover bool
 	// linkformat reads the input as an application/link-format document
 	// (RFC 6690).
@@ -51,12 +53,14 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
+	fs.BoolVar(&o.next, "next", false, flagHelp("next"))
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
 	fs.BoolVar(&o.linkformat, "linkformat", false, flagHelp("linkformat"))
 	fs.BoolVar(&o.catalog, "api-catalog", false, flagHelp("api-catalog"))
+	fs.BoolVar(&o.version, "version", false, flagHelp("version"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -140,10 +144,14 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		}
 		return o, nil, usageError(stderr, err.Error()), false
 	}
+	if o.version {
+		io.WriteString(stdout, versionText())
+		return o, nil, exitOK, false
+	}
 	modes := 0
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "rel", "json", "check", "format":
+		case "rel", "next", "json", "check", "format":
 			if f.Value.String() != "false" { // -json=false chooses no mode
 				modes++
 			}
@@ -151,7 +159,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	})
 	switch {
 	case modes > 1:
-		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
+		return o, nil, usageError(stderr, "-rel, -next, -json, -check and -format cannot be combined"), false
+	case o.next && o.all:
+		return o, nil, usageError(stderr, "-next cannot be combined with -all, which follows the next links itself"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
 	case o.discover && (o.url == "" || o.all || o.check || o.format):
@@ -168,6 +178,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-H needs -url"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
+	}
+	if msg := urlValue(values); msg != "" {
+		return o, nil, usageError(stderr, msg), false
 	}
 	// Userinfo is taken out of -url and -base as soon as they are read, so
 	// that no message or output can show it.
@@ -193,6 +206,29 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		o.baseURL = u
 	}
 	return o, values, exitOK, true
+}
+
+// urlValue returns the usage error for a link value that is an http or
+// https URL rather than a Link field value (which starts with "<"), as
+// when weblink is given the URL to fetch, or "" when there is none.
+func urlValue(values []string) string {
+	for i, v := range values {
+		s := strings.TrimLeft(v, " \t")
+		if name, value, ok := splitHeader(s); ok && isLink(name) {
+			s = value
+		}
+		if hasPrefixFold(s, "http://") || hasPrefixFold(s, "https://") {
+			return fmt.Sprintf("argument %d is a URL, not a Link field value (which starts with \"<\"); to fetch it and show its links, use -url: weblink -url %s",
+				i+1, clean(withoutUserinfo(s)))
+		}
+	}
+	return ""
+}
+
+// hasPrefixFold reports whether s starts with prefix, ASCII letters in any
+// case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && ascii.EqualFold(s[:len(prefix)], prefix)
 }
 
 // usageError reports a wrong command line and returns its exit status.

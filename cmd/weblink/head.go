@@ -28,10 +28,11 @@ type page struct {
 // given as arguments, a header block, field values read from standard
 // input.
 type head struct {
-	status    int     // its status code; 0 when the input has no status line
-	url       string  // the URL it answers, after redirects, as shown (showURL); "" when unknown
-	links     []field // its Link field values
-	templates []field // its Link-Template field lines (RFC 9652), as sent
+	status    int      // its status code; 0 when the input has no status line
+	url       string   // the URL it answers, after redirects, as shown (showURL); "" when unknown
+	base      *url.URL // what its links resolve against: -base, moved by redirects, or url; nil when unknown
+	links     []field  // its Link field values
+	templates []field  // its Link-Template field lines (RFC 9652), as sent
 }
 
 // field is one Link field value to parse.
@@ -75,23 +76,24 @@ type pageLinks struct {
 	templates []linktemplate.Template
 }
 
+// final returns the links of the final head: those of the resource, not
+// the 103 Early Hints for it.
+func (p *pageLinks) final() weblink.Links { return p.links[p.hints:] }
+
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
 
 // linksOf parses the heads or the document of p, reporting what could not
-// be parsed, and resolves the links against -base or the URL of its final
-// head.
+// be parsed, and resolves the links against the base of its final head
+// (-base for a document).
 func (c *command) linksOf(p page) *pageLinks {
 	if d := p.discovered; d != nil {
 		return &pageLinks{base: d.base, links: d.links, sources: d.sources}
 	}
 	pl := &pageLinks{}
-	if n := len(p.heads); n > 0 {
-		pl.url = p.heads[n-1].url
-	}
 	base := c.opts.baseURL
-	if base == nil && pl.url != "" {
-		base, _ = url.Parse(pl.url)
+	if n := len(p.heads); n > 0 {
+		pl.url, base = p.heads[n-1].url, p.heads[n-1].base
 	}
 	switch {
 	case p.linkset != nil:

@@ -9,7 +9,8 @@ import (
 )
 
 // modes are the output modes, for running an input through each.
-var modes = [][]string{{}, {"-rel", "next"}, {"-json"}, {"-check"}, {"-format"}}
+var modes = [][]string{{}, {"-rel", "next"}, {"-json"}, {"-check"}, {"-format"},
+	{"-next", "-base", "https://a.example/b/c?d"}, {"-json", "-base", "https://u:p@a.example/"}}
 
 func TestBinaryStdin(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
@@ -113,6 +114,8 @@ func FuzzStdin(f *testing.F) {
 	f.Add("Link: <a>;\n rel=\"x y\"; title*=UTF-8'en'%C3%A9\n\nbody", 1)
 	f.Add(`{"linkset":[{"next":[{"href":"a"}]}]}`, 2)
 	f.Add("HTTP/1.1 103 x\n\nHTTP/1.1 200\nLink: <\xff>\n", 4)
+	f.Add("\ufeffHTTP/1.1 301 x\nLocation: //h\xff/%zz\n\nHTTP/1.1 308\nLocation: ../x?y#z\n\nHTTP/1.1 200\nLink: <a>; rel=next; anchor=\"#f\"\n", 5)
+	f.Add("HTTP/1.1 302 x\nLocation: http://[::1\n\nHTTP/1.1 200\nLink: <a>; rel=next\n", 6)
 	f.Fuzz(func(t *testing.T, in string, mode int) {
 		args := modes[uint(mode)%uint(len(modes))]
 		r := runCmd(t, in, args...)

@@ -42,12 +42,14 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	switch {
 	case o.rel != "":
 		r = &relTargets{rel: o.rel, first: o.discover}
+	case o.next:
+		r = &nextPage{}
 	case o.json:
 		r = &linksetJSON{}
 	case o.check:
 		r = &checker{}
 	case o.format:
-		r = formatter{}
+		r = &formatter{}
 	default:
 		r = &table{bySource: o.discover}
 	}

@@ -19,10 +19,11 @@ type linksetJSON struct {
 	templates []linktemplate.Template // every templated link so far (Link-Template)
 }
 
-// page collects the links of p, each without anchor anchored at the base
-// of p: the context of a link is its base (RFC 8288 §3.2).
+// page collects the links of the final head of p, each without anchor
+// anchored at the base of p: the context of a link is its base (RFC 8288
+// §3.2).
 func (j *linksetJSON) page(c *command, p *pageLinks) error {
-	for _, l := range p.links {
+	for _, l := range p.final() {
 		if l.Anchor == "" && p.base != nil {
 			l.Anchor = p.base.String()
 		}
@@ -32,14 +33,15 @@ func (j *linksetJSON) page(c *command, p *pageLinks) error {
 	return nil
 }
 
-// end prints the document.
+// end prints the document, an empty linkset when there are no links (so
+// that a pipe into jq works), and then says that there were none.
 func (j *linksetJSON) end(c *command) int {
-	if c.links == 0 && c.tmpls == 0 {
-		return c.noLinks()
-	}
 	if err := j.write(c); err != nil {
 		c.fail(err)
 		return exitNone
+	}
+	if len(j.collected) == 0 && len(j.templates) == 0 {
+		return c.noLinks()
 	}
 	return exitOK
 }

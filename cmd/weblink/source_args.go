@@ -9,7 +9,7 @@ import "strconv"
 // Link-Template field value (RFC 9652) of the head.
 func argsSource(values []string) source {
 	return func(c *command) error {
-		var h head
+		h := head{base: c.opts.baseURL}
 		for i, v := range values {
 			f := field{label: "argument " + strconv.Itoa(i+1), text: v}
 			name, value, ok := splitHeader(v)

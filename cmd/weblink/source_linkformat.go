@@ -26,7 +26,7 @@ func linkformatStdinSource(stdin io.Reader) source {
 		if len(b) > maxInput {
 			return errTooLarge
 		}
-		return c.show(page{heads: []head{{}}, linkformat: &document{text: b, line: 1}})
+		return c.show(page{heads: []head{{base: c.opts.baseURL}}, linkformat: &document{text: b, line: 1}})
 	}
 }
 
@@ -64,7 +64,7 @@ func (c *command) showLinkFormat(resp *http.Response) error {
 	if len(b) > maxLinkFormat {
 		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", showURL(resp.Request.URL))
 	}
-	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL)}
+	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL), base: c.responseBase(resp)}
 	if err := c.show(page{heads: []head{h}, linkformat: &document{text: b, line: 1}}); err != nil {
 		return err
 	}
