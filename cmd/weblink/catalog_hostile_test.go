@@ -108,3 +108,21 @@ func TestAPICatalogHostilePeers(t *testing.T) {
 		t.Errorf("-rel item: %d lines; want the one item link", n)
 	}
 }
+
+// TestLinkTemplateEscapes pipes heads whose Link-Template fields carry
+// escapes: decoded from a Display String (%1b, %0d%0a, %07) into a title
+// and another parameter, and raw bytes in a field that fails to parse.
+// Neither the table, -json, nor the error messages pass one on.
+func TestLinkTemplateEscapes(t *testing.T) {
+	for _, head := range []string{
+		"HTTP/1.1 200 OK\r\nLink-Template: \"/w/{id}\"; rel=\"item\"; title=%\"a%1b[31mb%0d%0aFAKE: c\"; x=%\"%1b]0;t%07\"\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nLink-Template: \"/w/{id}\x1b[31m\"\r\nLink-Template: \"/v\x1b[2J\r\"\r\n\r\n",
+	} {
+		for _, args := range [][]string{{}, {"-json"}, {"-check"}} {
+			r := runCmd(t, head, args...)
+			if strings.ContainsAny(r.stdout+r.stderr, "\x1b\r\x07") || r.stdout+r.stderr == "" {
+				t.Errorf("%q %v: a control reached the output, or nothing was said:\nstdout %q\nstderr %q", head, args, r.stdout, r.stderr)
+			}
+		}
+	}
+}
