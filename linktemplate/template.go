@@ -109,7 +109,8 @@ func (t Template) Variables() []string {
 // relative-path reference of one segment without dot segments (varname,
 // RFC 6570 §2.3), so the result is raw without its query and fragment and
 // with the part of its path after the last "/" replaced by name, or "/"
-// then name when raw has an authority and an empty path (RFC 3986 §5.2.3).
+// then name when raw has an authority and an empty path (RFC 3986 §5.2.3)
+// or its path ends with a "." or ".." segment (a directory, §5.2.4).
 // A hierarchical absolute base goes through net/url, which also removes
 // its dot segments (§5.2.4). A relative base keeps them and stays relative:
 // resolved against the link's context, the result is what resolving raw
@@ -129,10 +130,13 @@ func varURI(base *url.URL, raw, name string) string {
 	if base.Scheme != "" {
 		scheme, raw = raw[:len(base.Scheme)+1], raw[len(base.Scheme)+1:]
 	}
-	if strings.HasPrefix(raw, "//") && !strings.Contains(raw[2:], "/") {
+	dir := strings.LastIndexByte(raw, '/') + 1
+	if last := raw[dir:]; last == "." || last == ".." || strings.HasPrefix(raw, "//") && dir == 2 {
+		// The path ends with a dot segment, which names a directory, or
+		// is empty after an authority.
 		return scheme + raw + "/" + name
 	}
-	return scheme + raw[:strings.LastIndexByte(raw, '/')+1] + name
+	return scheme + raw[:dir] + name
 }
 
 // variableNames returns the variable names of the expressions of tmpl in
