@@ -74,8 +74,7 @@ func TestAPICatalogHostilePeers(t *testing.T) {
 	// 10 000 nested catalogs, titles with escapes, a nested catalog served
 	// with an escape in its Content-Type, and a Link-Template field whose
 	// title holds escapes.
-	var srv *httptest.Server
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.well-known/api-catalog" {
 			w.Header().Set("Content-Type", "text/\x1b[31mevil")
 			return
