@@ -159,6 +159,8 @@ func TestVariables(t *testing.T) {
 		{Template{Template: "{id}", VarBase: "tag:example.org,2024:vars/"}, []string{"tag:example.org,2024:vars/id"}},
 		{Template{Template: "{id}", VarBase: "https://example.org/a/../vars/?q"}, []string{"https://example.org/vars/id"}},
 		{Template{Template: "{id}", VarBase: "https://example.org"}, []string{"https://example.org/id"}},
+		{Template{Template: "{id}", VarBase: "https:/vars/"}, []string{"https:/vars/id"}},
+		{Template{Template: "{id}", VarBase: "file:///vars/"}, []string{"file:///vars/id"}},
 	} {
 		if got := tt.t.Variables(); !cmp.Equal(got, tt.want) {
 			t.Errorf("rule 13: %+v.Variables() = %q; want %q", tt.t, got, tt.want)

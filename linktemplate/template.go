@@ -111,14 +111,15 @@ func (t Template) Variables() []string {
 // with the part of its path after the last "/" replaced by name, or "/"
 // then name when raw has an authority and an empty path (RFC 3986 §5.2.3)
 // or its path ends with a "." or ".." segment (a directory, §5.2.4).
-// A hierarchical absolute base goes through net/url, which also removes
+// An absolute base with a host goes through net/url, which also removes
 // its dot segments (§5.2.4). A relative base keeps them and stays relative:
 // resolved against the link's context, the result is what resolving raw
 // against the context and then name against that would give. net/url is
-// not used there, nor for a base without authority or root such as
-// urn:example:vars, whose paths it takes for rooted ones.
+// not used there, nor for an absolute base without a host, such as
+// urn:example:vars (whose path it takes for a rooted one) or https:/vars/
+// (to which it adds "//").
 func varURI(base *url.URL, raw, name string) string {
-	if base.Scheme != "" && base.Opaque == "" {
+	if base.Scheme != "" && base.Host != "" {
 		if ref, err := url.Parse(name); err == nil {
 			return base.ResolveReference(ref).String()
 		}
