@@ -371,6 +371,10 @@
 //  53. Every response, whatever its status, carries Link: <path>;
 //     rel="api-catalog", with the request's path (RFC 9727 §2 requires it
 //     of HEAD), and a HEAD request is answered with the header and no body.
+//     The path is the one the client sent (Request.RequestURI), also under
+//     http.StripPrefix. A path that starts with "//" is written "/.//..."
+//     (the same path, RFC 3986 §5.2.4), never as a reference to another
+//     host.
 //  54. The catalog is what APICatalog was given when it was called: the
 //     links are copied, and later changes to them do not show.
 package weblink

@@ -2,7 +2,9 @@ package weblink
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 )
 
 // apiCatalogProfile is the profile URI of an API catalog (RFC 9727 §4.2),
@@ -25,7 +27,10 @@ const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
 //
 // Every response, also a HEAD's, a 304 and an error, carries
 // Link: <request path>; rel="api-catalog" (RFC 9727 §2: a HEAD request is
-// answered with that link and no body).
+// answered with that link and no body). The path is the one the client
+// sent (Request.RequestURI), also under http.StripPrefix. A path that
+// starts with "//" is written "/.//...", so that it cannot be read as a
+// reference to another host.
 //
 // apis is copied: later changes to it do not show.
 func APICatalog(publisher string, apis Links) http.Handler {
@@ -44,10 +49,28 @@ type apiCatalogHandler struct {
 }
 
 func (h *apiCatalogHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.EscapedPath()
-	if path == "" {
+	path := requestPath(r)
+	switch {
+	case path == "" || path[0] != '/': // none, or "OPTIONS *"
 		path = "/"
+	case strings.HasPrefix(path, "//"):
+		// "//host/x" is a network-path reference to another host (RFC
+		// 3986 §4.2); "/.//host/x" is the same path on this one (§5.2.4).
+		path = "/." + path
 	}
 	Add(w.Header(), Link{Target: path, Rel: []string{"api-catalog"}})
 	h.linkset.ServeHTTP(w, r)
+}
+
+// requestPath returns the path of the request as the client sent it: from
+// RequestURI, which a server sets and http.StripPrefix and other routers
+// leave alone, or from URL for a request that has none (or whose
+// RequestURI is "*" or does not parse).
+func requestPath(r *http.Request) string {
+	if r.RequestURI != "" {
+		if u, err := url.ParseRequestURI(r.RequestURI); err == nil && u.Opaque == "" {
+			return u.EscapedPath()
+		}
+	}
+	return r.URL.EscapedPath()
 }

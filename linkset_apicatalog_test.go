@@ -77,4 +77,20 @@ func TestAPICatalog(t *testing.T) {
 	if l := rec.Header().Get("Link"); strings.Count(l, ">") != 1 || !strings.HasSuffix(l, `>; rel="api-catalog"`) {
 		t.Errorf("rule 53: Link %q for a hostile path", l)
 	}
+	// Rule 53: a path that starts with "//" (a router that does not clean
+	// paths hands it on) is not written as a reference to another host.
+	req := httptest.NewRequest("GET", "/", nil)
+	req.RequestURI, req.URL.Path = "//evil.example/x", "//evil.example/x" // as net/http's server reads it
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if l := rec.Header().Get("Link"); l != `</.//evil.example/x>; rel="api-catalog"` {
+		t.Errorf("rule 53: Link %q for the path //evil.example/x; want </.//evil.example/x>, a path on this host", l)
+	}
+	// Rule 53: the path is the request's, also under http.StripPrefix,
+	// which hands the handler a shorter one.
+	rec = httptest.NewRecorder()
+	http.StripPrefix("/apis", h).ServeHTTP(rec, httptest.NewRequest("GET", "/apis/.well-known/api-catalog?x=1", nil))
+	if l := rec.Header().Get("Link"); l != `</apis/.well-known/api-catalog>; rel="api-catalog"` {
+		t.Errorf("rule 53: Link %q under StripPrefix; want the request's path </apis/.well-known/api-catalog>", l)
+	}
 }

@@ -58,11 +58,13 @@ func APICatalog(ctx context.Context, client *http.Client, origin *url.URL) (webl
 		client = http.DefaultClient
 	}
 	well := &url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: wellKnownAPICatalog}
+	read := make(map[string]bool)
 	c := catalogs{
-		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, originOf(origin))},
+		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, originOf(origin), read)},
 		home:    originOf(origin),
 		user:    origin.User,
 		budget:  maxAllCatalogsBytes,
+		read:    read,
 	}
 	final, err := c.fetch(ctx, well)
 	if err != nil {
@@ -75,9 +77,10 @@ func APICatalog(ctx context.Context, client *http.Client, origin *url.URL) (webl
 // catalogs is the state of one call of APICatalog.
 type catalogs struct {
 	fetcher
-	home   origin        // the origin APICatalog was given
-	user   *url.Userinfo // its user information, sent to it only
-	budget int64         // body bytes left to read, of all catalogs
+	home   origin          // the origin APICatalog was given
+	user   *url.Userinfo   // its user information, sent to it only
+	budget int64           // body bytes left to read, of all catalogs
+	read   map[string]bool // URLs (without fragment) of the catalogs read or being read
 }
 
 // fetch GETs the catalog at u and appends its links. It returns the URL
@@ -104,6 +107,7 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 		resp.Request = req
 	}
 	final := resp.Request.URL
+	c.read[withoutFragment(final)] = true
 	if !is2xx(resp.StatusCode) {
 		return nil, &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
 	}
@@ -121,27 +125,19 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 // nested fetches the nested catalogs (rel="api-catalog") that the links
 // found so far point to on final's origin, each once, at most
 // maxNestedCatalogs and while the byte budget lasts, and appends their
-// links. Links of nested catalogs are not followed.
+// links. Links of nested catalogs are not followed. A nested catalog that
+// redirects to a catalog already read is not read again (the redirect is
+// refused with errAlreadyRead, which is no problem).
 func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
-	o := originOf(final)
-	seen := map[string]bool{withoutFragment(final): true, withoutFragment(well): true}
+	c.read[withoutFragment(well)] = true
 	fetched := 0
-	n := len(c.links) // one level: links appended below are not followed
-	for i := 0; i < n; i++ {
-		if !c.links[i].HasRel("api-catalog") {
-			continue
-		}
-		u, err := url.Parse(c.links[i].Target)
-		if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
-			continue
-		}
-		seen[withoutFragment(u)] = true
+	for u := range c.targets("api-catalog", originOf(final), c.read) {
 		if fetched == maxNestedCatalogs || c.budget <= 0 {
 			c.probs.add(fmt.Errorf("discover: API catalog %s not fetched: at most %d nested catalogs and %d bytes are read", showURL(u), maxNestedCatalogs, maxAllCatalogsBytes))
 			continue
 		}
 		fetched++
-		if _, err := c.fetch(ctx, u); err != nil {
+		if _, err := c.fetch(ctx, u); err != nil && !errors.Is(err, errAlreadyRead) {
 			c.probs.add(err)
 		}
 	}

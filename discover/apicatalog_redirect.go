@@ -18,14 +18,19 @@ const maxCatalogRedirects = 10
 // change.
 var ErrInsecureRedirect = errors.New("discover: redirect from https to http not followed")
 
+// errAlreadyRead refuses a redirect of a nested catalog to a catalog that
+// APICatalog has already read (rule 17).
+var errAlreadyRead = errors.New("discover: redirect to an API catalog already read")
+
 // guardCatalogRedirects returns a copy of client whose redirects follow
 // the policy of APICatalog (rule 16): any origin, never from https to
 // http, never to a URL already requested in the chain, at most
-// maxCatalogRedirects; and the Authorization, Cookie and
-// Proxy-Authorization fields of a request (set for home, under any
-// spelling) only to home and its https upgrade. The client's own
+// maxCatalogRedirects, never to a URL in read (catalogs read already,
+// compared without fragment: errAlreadyRead); and the Authorization,
+// Cookie and Proxy-Authorization fields of a request (set for home, under
+// any spelling) only to home and its https upgrade. The client's own
 // CheckRedirect runs after these checks.
-func guardCatalogRedirects(client *http.Client, home origin) *http.Client {
+func guardCatalogRedirects(client *http.Client, home origin, read map[string]bool) *http.Client {
 	c := *client
 	check := client.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
@@ -38,6 +43,9 @@ func guardCatalogRedirects(client *http.Client, home origin) *http.Client {
 			if withoutFragment(v.URL) == next {
 				return fmt.Errorf("discover: redirect loop: %s redirects back to %s", showURL(prev), showURL(req.URL))
 			}
+		}
+		if read[next] {
+			return errAlreadyRead
 		}
 		if len(via) >= maxCatalogRedirects {
 			return fmt.Errorf("discover: stopped after %d redirects", maxCatalogRedirects)

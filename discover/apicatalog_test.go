@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -233,5 +234,52 @@ func TestAPICatalogBytes(t *testing.T) {
 	}
 	if len(links) != 16+5 {
 		t.Errorf("%d links; want 16 and one of each of the 5 catalogs read whole", len(links))
+	}
+}
+
+// TestAPICatalogNestedRedirectOnce checks that a nested catalog that
+// redirects to a catalog already read is not read again: two nested
+// catalogs redirecting to one, and one redirecting back to the catalog
+// itself, give one read of each (rule 17).
+func TestAPICatalogNestedRedirectOnce(t *testing.T) {
+	s := newCatalogServer(t, false)
+	s.catalogs[wellKnownAPICatalog] = weblink.Links{
+		{Target: "/n1", Rel: []string{"api-catalog"}},
+		{Target: "/n2", Rel: []string{"api-catalog"}},
+		{Target: "/n3", Rel: []string{"api-catalog"}},
+		{Target: "/shared", Rel: []string{"api-catalog"}},
+	}
+	s.redirects["/n1"] = "/shared"
+	s.redirects["/n2"] = "/shared#x"
+	s.redirects["/n3"] = wellKnownAPICatalog
+	s.catalogs["/shared"] = weblink.Links{{Target: "/api", Rel: []string{"item"}}}
+	links, err := APICatalog(context.Background(), nil, s.origin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(s.requested(), ","), wellKnownAPICatalog+" ,/n1 ,/shared ,/n2 ,/n3 "; got != want {
+		t.Errorf("rule 17: requests %q; want %q", got, want)
+	}
+	if len(links) != 5 {
+		t.Errorf("rule 17: %d links; want the catalog's 4 and /shared's 1:\n%v", len(links), links)
+	}
+}
+
+// TestAPICatalogBodyCut checks that a catalog whose body breaks off (the
+// connection closes before Content-Length bytes) gives one error and no
+// links: what was read is not parsed, since a cut linkset can parse into
+// links that were never sent (here rel="ite" for rel="item").
+func TestAPICatalogBodyCut(t *testing.T) {
+	body := `<https://a.example/x>; rel="item", <https://a.example/y>; rel=ite`
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", weblink.LinksetType)
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)+50))
+		io.WriteString(w, body)
+	}))
+	defer s.Close()
+	u, _ := url.Parse(s.URL)
+	links, err := APICatalog(context.Background(), nil, u)
+	if len(links) != 0 || err == nil || !errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("cut body: %v, %q; want no links and one error, the read's", links, err)
 	}
 }

@@ -98,7 +98,10 @@
 //     (the StatusError carries its first 2 KiB, and the header).
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
-//     [ErrTruncated], and the rest is not downloaded.
+//     [ErrTruncated], and the rest is not downloaded. A linkset whose body
+//     could not be read whole (the connection broke, the time ran out)
+//     gives the read's error and no links: a cut linkset can parse into
+//     links that were never sent.
 //  14. With [FollowLinksets], each rel="linkset" target found in the header
 //     or body that has the origin of the final URL is fetched once, with
 //     Accept: application/linkset+json, application/linkset;q=0.9, and its
@@ -141,7 +144,9 @@
 //     field is removed from a redirect to any other origin.
 //  17. Links with rel="api-catalog" on the origin of the final URL are
 //     nested catalogs (RFC 9727 §4.3): each is fetched once (compared
-//     without fragment, the catalog itself included), one level deep, and
+//     without fragment, the catalog itself included; a nested catalog that
+//     redirects to a catalog already read is not read again), one level
+//     deep, and
 //     its links appended; at most 16 are fetched, and at most 4 MiB of each
 //     and 16 MiB of all catalog bodies are read. What is not fetched or
 //     read for these bounds is reported in the error, with the links found.

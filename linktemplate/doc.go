@@ -27,8 +27,9 @@
 //     Inner List, a Token, a Display String: the template must be a String,
 //     RFC 9652 §2), or when a rel, anchor or var-base parameter is not a
 //     String. The Offset is the byte offset in the field value (the lines
-//     joined by ", "): where the parser stopped, or where the member at
-//     fault starts.
+//     joined by ", "): where the parser stopped, where a Display String
+//     whose bytes are not UTF-8 starts, or where the member at fault
+//     starts.
 //  3. A parameter given twice keeps its last value, in the place of the
 //     first (RFC 9651 §4.2.3.2): the last rel wins, unlike in a Link field,
 //     where the first does.
@@ -99,6 +100,9 @@
 //     whatever the number of expressions.
 //  13. [Template.Variables] lists the variable names of Template, then
 //     Anchor, each once; with VarBase set each name is resolved against it
-//     as a relative reference (RFC 9652 §2.1, RFC 3986 §5.2). Expand looks
+//     as a relative reference (RFC 9652 §2.1, RFC 3986 §5.2). A relative
+//     VarBase gives relative names, which resolve against the link's
+//     context as VarBase and then the name would: "vars/" gives
+//     "vars/id", "../v/" gives "../v/id", "?q" gives "id". Expand looks
 //     variables up by their names as written, not resolved.
 package linktemplate

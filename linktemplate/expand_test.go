@@ -143,6 +143,24 @@ func TestVariables(t *testing.T) {
 		{Template{Template: "{a}{b", Anchor: "{c}"}, []string{"a", "c"}},
 		{Template{Template: "{a}}{b}"}, []string{"a"}},
 		{Template{Template: "{a}", VarBase: "%zz"}, []string{"a"}},
+		// A relative var-base gives the reference that, resolved against
+		// the link's context, gives what resolving var-base against it and
+		// then the name would (RFC 9652 §2.1): nothing is made absolute
+		// from the root, and dot segments are left to that resolution.
+		{Template{Template: "{id}", VarBase: "vars/"}, []string{"vars/id"}},
+		{Template{Template: "{id}", VarBase: "../vars/"}, []string{"../vars/id"}},
+		{Template{Template: "{id}", VarBase: "?q"}, []string{"id"}},
+		{Template{Template: "{id}", VarBase: "#f"}, []string{"id"}},
+		{Template{Template: "{id}", VarBase: "//h.example"}, []string{"//h.example/id"}},
+		{Template{Template: "{id}", VarBase: "/vars/?q#f"}, []string{"/vars/id"}},
+		// An absolute var-base without authority (RFC 3986 §5.2.3: the
+		// name replaces what follows the last "/", here all of the path).
+		{Template{Template: "{id}", VarBase: "urn:example:vars"}, []string{"urn:id"}},
+		{Template{Template: "{id}", VarBase: "tag:example.org,2024:vars/"}, []string{"tag:example.org,2024:vars/id"}},
+		{Template{Template: "{id}", VarBase: "https://example.org/a/../vars/?q"}, []string{"https://example.org/vars/id"}},
+		{Template{Template: "{id}", VarBase: "https://example.org"}, []string{"https://example.org/id"}},
+		{Template{Template: "{id}", VarBase: "https:/vars/"}, []string{"https:/vars/id"}},
+		{Template{Template: "{id}", VarBase: "file:///vars/"}, []string{"file:///vars/id"}},
 	} {
 		if got := tt.t.Variables(); !cmp.Equal(got, tt.want) {
 			t.Errorf("rule 13: %+v.Variables() = %q; want %q", tt.t, got, tt.want)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dunglas/httpsfv"
 
@@ -39,7 +40,15 @@ func parseLines(lines []string) ([]Template, error) {
 	}
 	list, err := httpsfv.UnmarshalList(lines)
 	if err != nil {
-		return nil, &SyntaxError{Offset: sfvOffset(err), Msg: "not a Structured Field List (RFC 9651): " + sfvReason(err) + "; the field is ignored"}
+		offset, reason := sfvOffset(err), sfvReason(err)
+		if offset < 0 {
+			// httpsfv says where, except for a Display String that
+			// decodes to invalid UTF-8.
+			if offset = invalidDisplayString(strings.Join(lines, ", ")); offset >= 0 {
+				reason = "a Display String that is not UTF-8 (RFC 9651 §4.2.10)"
+			}
+		}
+		return nil, &SyntaxError{Offset: offset, Msg: "not a Structured Field List (RFC 9651): " + reason + "; the field is ignored"}
 	}
 	if len(list) == 0 {
 		return nil, nil
@@ -167,6 +176,49 @@ func sfvReason(err error) string {
 		err = ue.Unwrap()
 	}
 	return err.Error()
+}
+
+// invalidDisplayString returns the byte offset of the first Display
+// String (%"...", outside Strings) of s whose pct-encoded bytes are not
+// UTF-8, or -1 when there is none (RFC 9651 §4.2.10).
+func invalidDisplayString(s string) int {
+	inString := false
+	for j := 0; j < len(s); j++ {
+		switch c := s[j]; {
+		case inString && c == '\\':
+			j++
+		case c == '"':
+			inString = !inString
+		case !inString && c == '%' && j+1 < len(s) && s[j+1] == '"':
+			start := j
+			var b []byte
+			for j += 2; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '%' && j+2 < len(s) {
+					b = append(b, unhex(s[j+1])<<4|unhex(s[j+2]))
+					j += 2
+				} else {
+					b = append(b, s[j])
+				}
+			}
+			if !utf8.Valid(b) {
+				return start
+			}
+		}
+	}
+	return -1
+}
+
+// unhex returns the value of the hex digit c, 0 when it is not one.
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
 }
 
 // memberOffset returns the byte offset at which the List member i (from

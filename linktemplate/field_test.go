@@ -67,6 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"anchor is a Display String", `"/a"; rel="x", "/b"; anchor=%"#x"`, 15, 2, "anchor parameter is a Display String"},
 		{"var-base is an Integer", `"/a"; var-base=1`, 0, 1, "var-base parameter is an Integer"},
 		{"rel is a Boolean", `"/a"; rel`, 0, 1, "rel parameter is a Boolean"},
+		{"Display String not UTF-8", `"/a", "/b"; title=%"ok", "/c"; title=%"caf%e9"`, 37, 0, "UTF-8"},
 	} {
 		got, err := Parse(tt.field)
 		if got != nil {

@@ -78,8 +78,9 @@ func (t Template) Expand(vars map[string]any) (weblink.Link, error) {
 // is set, each name is a reference resolved against it (RFC 9652 §2.1,
 // RFC 3986 §5.2): with VarBase "https://example.org/vars/", the variable
 // widget_id is "https://example.org/vars/widget_id". A VarBase that is
-// itself relative gives relative names: resolve them against the link's
-// context, as RFC 9652 §2.1 says. Names are as written when VarBase is
+// itself relative gives relative names ("vars/" gives "vars/widget_id",
+// not "/vars/widget_id"): resolve them against the link's context, as RFC
+// 9652 §2.1 says. Names are as written when VarBase is
 // empty or does not parse as a URI reference. A template that does not
 // parse contributes the names of the expressions before its first error.
 func (t Template) Variables() []string {
@@ -98,11 +99,45 @@ func (t Template) Variables() []string {
 		return names
 	}
 	for i, name := range names {
-		if ref, err := url.Parse(name); err == nil {
-			names[i] = base.ResolveReference(ref).String()
-		}
+		names[i] = varURI(base, t.VarBase, name)
 	}
 	return names
+}
+
+// varURI resolves the variable name against the var-base raw, which
+// parses as base (RFC 9652 §2.1, RFC 3986 §5.2.2). A name is a
+// relative-path reference of one segment without dot segments (varname,
+// RFC 6570 §2.3), so the result is raw without its query and fragment and
+// with the part of its path after the last "/" replaced by name, or "/"
+// then name when raw has an authority and an empty path (RFC 3986 §5.2.3)
+// or its path ends with a "." or ".." segment (a directory, §5.2.4).
+// An absolute base with a host goes through net/url, which also removes
+// its dot segments (§5.2.4). A relative base keeps them and stays relative:
+// resolved against the link's context, the result is what resolving raw
+// against the context and then name against that would give. net/url is
+// not used there, nor for an absolute base without a host, such as
+// urn:example:vars (whose path it takes for a rooted one) or https:/vars/
+// (to which it adds "//").
+func varURI(base *url.URL, raw, name string) string {
+	if base.Scheme != "" && base.Host != "" {
+		if ref, err := url.Parse(name); err == nil {
+			return base.ResolveReference(ref).String()
+		}
+	}
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i]
+	}
+	scheme := ""
+	if base.Scheme != "" {
+		scheme, raw = raw[:len(base.Scheme)+1], raw[len(base.Scheme)+1:]
+	}
+	dir := strings.LastIndexByte(raw, '/') + 1
+	if last := raw[dir:]; last == "." || last == ".." || strings.HasPrefix(raw, "//") && dir == 2 {
+		// The path ends with a dot segment, which names a directory, or
+		// is empty after an authority.
+		return scheme + raw + "/" + name
+	}
+	return scheme + raw[:dir] + name
 }
 
 // variableNames returns the variable names of the expressions of tmpl in

@@ -21,7 +21,13 @@ func apiCatalogSource(c *command) error {
 	}
 	links, err := discover.APICatalog(c.ctx, c.client, u)
 	if err != nil && links == nil {
-		return c.fetchError(err) // the catalog itself could not be read
+		// The catalog itself could not be read: each problem on its own
+		// line, the last as the command's error.
+		es := leaves(err)
+		for _, e := range es[:len(es)-1] {
+			c.fail(e)
+		}
+		return c.fetchError(es[len(es)-1])
 	}
 	for _, e := range leaves(err) {
 		c.fail(e)

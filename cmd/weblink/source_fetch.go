@@ -280,6 +280,10 @@ func (c *command) fetchError(err error) error {
 		// net/http quotes what the server sent (a malformed header line)
 		// whole: a message shows its start.
 		return fmt.Errorf("%s: %s", where, shortenTo(ue.Err.Error(), maxMessage))
+	case errors.As(err, &ne) && ne.Timeout():
+		// A body that came too slowly: net/http and the context do not
+		// name the flag that set the time.
+		return fmt.Errorf("%w (-timeout %v)", err, c.opts.timeout)
 	}
 	return err
 }
