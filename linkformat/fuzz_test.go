@@ -85,6 +85,7 @@ func FuzzFormatLink(f *testing.F) {
 	f.Add("/a b", "Next x", "/anc\"hor", "en", "Title\n", "sv", "ct", "0 41", "")
 	f.Add("\xff<>", "\x00", "", "\x7f", "\xfe", "not a tag", "x y", "v", "en")
 	f.Add("", "", "", "", "", "", "note", "", "de")
+	f.Add("/\u009b31m", "r\u0085", "/\u0080", "h\u009f", "t\u0085", "", "x", "v\u009b", "") // C1 controls
 	f.Fuzz(func(t *testing.T, target, rel, anchor, hreflang, title, titleLang, pname, pvalue, plang string) {
 		ls := weblink.Links{{
 			Target: target, Rel: strings.Split(rel, " "), Anchor: anchor, Rev: []string{rel},
@@ -145,19 +146,19 @@ func unjoin(err error) []error {
 // than the link's own names.
 func inParsedForm(l weblink.Link) bool {
 	for _, s := range []string{l.Target, l.Anchor} {
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune("\"<>\\^`{|}", r) }) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || isControl(r) || strings.ContainsRune("\"<>\\^`{|}", r) }) {
 			return false
 		}
 	}
 	for _, rels := range [][]string{l.Rel, l.Rev} {
 		for _, r := range rels {
-			if r == "" || !utf8.ValidString(r) || strings.ContainsFunc(r, func(c rune) bool { return c <= ' ' || c == 0x7f || c == '"' || c == '\\' || 'A' <= c && c <= 'Z' }) {
+			if r == "" || !utf8.ValidString(r) || strings.ContainsFunc(r, func(c rune) bool { return c <= ' ' || isControl(c) || c == '"' || c == '\\' || 'A' <= c && c <= 'Z' }) {
 				return false
 			}
 		}
 	}
 	for _, s := range append([]string{l.Media, l.Type}, l.Hreflang...) {
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, isControl) {
 			return false
 		}
 	}

@@ -118,3 +118,38 @@ func TestLinkFormatUsage(t *testing.T) {
 		r.wantErr(t, "-linkformat reads standard input or the body of -url")
 	}
 }
+
+// hostileLinkFormat is a link-format document whose targets, relation
+// types, attributes and title hold ESC, CR, BEL and C1 controls (U+009B is
+// CSI, U+0085 NEL): terminal escapes a server could send.
+const hostileLinkFormat = "</a\x1b[31mX\u009b31mY\rZ>;rel=\"r\u009bq hosts\";anchor=\"/an\u009b\x1b]0;t\x07\";" +
+	"title=\"t\x1b[2J\u0085\";hreflang=\"h\u009b\";media=\"m\u0085\";type=\"ty\u009b\";x=\"v\u009b\";y=tok\x1b"
+
+// TestLinkFormatEscapes checks that no terminal escape of a link-format
+// document reaches the terminal raw, in any output, from standard input
+// and from -url.
+func TestLinkFormatEscapes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/link-format")
+		fmt.Fprint(w, hostileLinkFormat)
+	}))
+	defer srv.Close()
+	for _, out := range [][]string{nil, {"-format"}, {"-json"}, {"-rel", "hosts"}} {
+		for _, in := range [][]string{{"-linkformat", "-base", "coap://h/"}, {"-url", srv.URL}} {
+			args := append(append([]string{}, in...), out...)
+			stdin := ""
+			if in[0] == "-linkformat" {
+				stdin = hostileLinkFormat
+			}
+			r := runCmd(t, stdin, args...)
+			if r.code != exitOK || r.stdout == "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+			}
+			for _, s := range []string{r.stdout, r.stderr} {
+				if i := strings.IndexFunc(s, func(r rune) bool { return r < ' ' && r != '\n' || 0x7f <= r && r <= 0x9f }); i >= 0 {
+					t.Errorf("%q: a control character at %d: %q", args, i, s)
+				}
+			}
+		}
+	}
+}
