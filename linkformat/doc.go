@@ -71,7 +71,9 @@
 //     dropped (RFC 6454 §4; RFC 9176 Appendix B.4 resolves the reference "/"
 //     against the URI). For [Resolve], the URI is doc, the one the document
 //     was retrieved from (for CoAP, built from the responding endpoint as
-//     RFC 7252 §6.5 and §8.2 say); only its origin is used.
+//     RFC 7252 §6.5 and §8.2 say); only its origin is used, with its host
+//     written as in a URI (the zone of [fe80::1%25wlan0] keeps its %25,
+//     which url.Parse decodes).
 //  7. Each link's context becomes its Anchor, always absolute: an anchor is
 //     resolved against the origin of doc (RFC 6690 §2.1 (a); anchor="" is
 //     the same as none); without one, the context is the origin of the
