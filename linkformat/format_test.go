@@ -61,6 +61,12 @@ func TestFormat(t *testing.T) {
 		{"rule 14: a Param with a language makes every Param of its name name*", weblink.Links{{Target: "/", Params: []weblink.Param{
 			{Name: "note", Value: "a"}, {Name: "x", Value: "1"}, {Name: "note", Value: "Malmö", Lang: "sv"}, {Name: "y", Value: "tab\t"},
 		}}}, `</>;note*=UTF-8''a;x=1;note*=UTF-8'sv'Malm%C3%B6;y*=UTF-8''tab%09`},
+		{"rule 14: names compare case-insensitively for name*", weblink.Links{{Target: "/", Params: []weblink.Param{
+			{Name: "Note", Value: "a"}, {Name: "note", Value: "b", Lang: "en"},
+		}}}, `</>;note*=UTF-8''a;note*=UTF-8'en'b`},
+		{"rule 13: an empty value is the bare name, also for rt, if, ct and sz", weblink.Links{{Target: "/", Params: []weblink.Param{
+			{Name: "rt"}, {Name: "if"}, {Name: "ct"}, {Name: "sz"}, {Name: "obs"},
+		}}}, `</>;rt;if;ct;sz;obs`},
 		{"rule 15: Params that cannot be written are left out", weblink.Links{{Target: "/", Params: []weblink.Param{
 			{Name: "x y", Value: "1"}, {Name: "", Value: "2"}, {Name: "REL", Value: "3"}, {Name: "anchor", Value: "4"}, {Name: "a*", Value: "5"}, {Name: "ok", Value: "6"}, {Name: "Hreflang", Value: "7"},
 		}}}, `</>;ok=6`},
