@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // rdExtended is the extended discovery answer of RFC 9176 Appendix B.2, as
@@ -151,5 +152,51 @@ func TestLinkFormatEscapes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLinkFormatHostileBody: a link-format body of 20 MiB is cut at 16 MiB
+// with an error saying so, and one that stops coming gives up after
+// -timeout.
+func TestLinkFormatHostileBody(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/link-format")
+		switch r.URL.Path {
+		case "/huge":
+			chunk := []byte(strings.Repeat("</a>,", 1<<16))
+			for written := 0; written < 20<<20; written += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "/slow":
+			fmt.Fprint(w, "</a>,")
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	for _, args := range [][]string{{"-url", srv.URL + "/huge"}, {"-url", srv.URL + "/huge", "-linkformat"}} {
+		r := runCmd(t, "", args...)
+		r.want(t, exitNone, "")
+		if want := "weblink: GET " + srv.URL + "/huge: the link-format body is larger than 16 MiB\n"; r.stderr != want {
+			t.Errorf("%q: stderr %q, want %q", args, r.stderr, want)
+		}
+	}
+
+	start := time.Now()
+	r := runCmd(t, "", "-url", srv.URL+"/slow", "-timeout", "500ms")
+	r.want(t, exitNone, "")
+	if want := "weblink: GET " + srv.URL + "/slow: no response within 500ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("gave up after %v, with -timeout 500ms", d)
 	}
 }
