@@ -113,7 +113,13 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 			kept++
 		}
 	}
-	if kept > 0 {
+	switch {
+	case kept == 0:
+	case kept <= len(links)/2:
+		// Mostly mementos: a copy lets the array of every link go,
+		// which tm.Links would otherwise hold for a few links.
+		tm.Links = slices.Clone(links[:kept])
+	default:
 		clear(links[kept:]) // let the strings of the links moved away go
 		tm.Links = links[:kept:kept]
 	}
