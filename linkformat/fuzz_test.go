@@ -99,7 +99,7 @@ func FuzzFormatLink(f *testing.F) {
 // FuzzParseTimeMap checks rules 17 to 21 on any document: no panic,
 // mementos in document order with datetimes in UTC, every link of Parse in
 // exactly one place, and every problem a *weblink.SyntaxError whose offset
-// is inside doc.
+// is inside doc, in document order.
 func FuzzParseTimeMap(f *testing.F) {
 	addDocuments(f)
 	f.Add("<a>;rel=memento;datetime=bad,<b>;rel=memento")
@@ -117,11 +117,20 @@ func FuzzParseTimeMap(f *testing.F) {
 					t.Fatalf("memento %+v", m)
 				}
 			}
+			last := 0
 			for _, e := range unjoin(err) {
 				var se *weblink.SyntaxError
-				if errors.As(e, &se) && (se.Offset < 0 || se.Offset > len(in) || !utf8.ValidString(se.Msg)) {
+				if !errors.As(e, &se) {
+					last = len(in) + 1 // only errors without an offset may follow
+					continue
+				}
+				if se.Offset < 0 || se.Offset > len(in) || !utf8.ValidString(se.Msg) {
 					t.Fatalf("problem %v at an offset outside the document of %d bytes", e, len(in))
 				}
+				if se.Offset < last {
+					t.Fatalf("problem at %d after one at %d: not in document order: %v", se.Offset, last, err)
+				}
+				last = se.Offset
 			}
 		}
 	})
