@@ -30,6 +30,9 @@ var hostileDocs = []struct {
 		return "</" + strings.Repeat("a/", n/5) + strings.Repeat("../", n/5) + ">"
 	}},
 	{"dot-segments in an anchor", func(n int) string { return `<x>;anchor="/` + strings.Repeat("./", n/2) + `"` }},
+	{"long rt and ct lists", func(n int) string {
+		return `</a>;rt="` + strings.Repeat("a ", n/4) + `";ct="` + strings.Repeat("x ", n/4) + `"`
+	}},
 	{"mementos", func(n int) string {
 		var b strings.Builder
 		for i := 0; b.Len() < n; i++ {
