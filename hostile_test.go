@@ -139,6 +139,11 @@ var memoryShapes = []struct {
 	{"malformed link-values", func(n int) string { return strings.Repeat("x,", n/2) }},
 	{"relation types", func(n int) string { return `<a>; rel="` + strings.Repeat("a ", n/2) + `"` }},
 	{"empty parameters", func(n int) string { return "<a>" + strings.Repeat(";", n) }},
+	// One link with many parameters: room made for two a link, then
+	// grown by append, would cost five times the Params (issue #27
+	// review).
+	{"valueless parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x", n/2) }},
+	{"star parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x*=UTF-8''y", n/12) }},
 	{"quoted-pairs", func(n int) string { return `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"` }},
 	{"bad star parameters", func(n int) string { return strings.Repeat("<a>;x*=b,", n/9) }},
 	{"anchored next links", func(n int) string { return strings.Repeat(`<a>;rel=next;anchor="#x",`, n/25) }},

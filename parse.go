@@ -231,6 +231,8 @@ type parser struct {
 	sized  bool     // parseOne has made room for the rest of the field value
 	kept   int      // problems kept from earlier field lines, which count towards maxErrors
 
+	paramsSized bool // addParam has made room for every parameter that can follow
+
 	// find is set when only the choice of a link matters (findNext):
 	// no problem is recorded, only counted in more, and star parameters
 	// are not decoded, only noted in undecoded.
@@ -388,11 +390,37 @@ func (p *parser) paramRoom(rest string) int {
 	if room <= size/16 {
 		return room
 	}
+	return min(room, p.semicolons(rest), size/2) + 1
+}
+
+// semicolons returns how many ";" there are in rest and in the field lines
+// still to parse: a bound on the parameters that can follow.
+func (p *parser) semicolons(rest string) int {
 	n := strings.Count(rest, ";")
 	for _, line := range p.later {
 		n += strings.Count(line, ";")
 	}
-	return min(room, n, size/2) + 1
+	return n
+}
+
+// addParam appends q to p.params, the parameter just parsed, before rest.
+// When p.params is full it makes room first: at the first parameter, as
+// paramRoom says; when links have more parameters than that, once for
+// every parameter that can follow (semicolons), so that the slice is not
+// grown again in this call. Grown by append, a quarter at a time once it
+// is large, it would allocate five times its final size for one link with
+// many parameters.
+func (p *parser) addParam(q Param, rest string) {
+	if len(p.params) == cap(p.params) {
+		switch {
+		case p.params == nil:
+			p.params = make([]Param, 0, p.paramRoom(rest))
+		case !p.paramsSized:
+			p.paramsSized = true
+			p.params = slices.Grow(p.params, p.semicolons(rest)+1)
+		}
+	}
+	p.params = append(p.params, q)
 }
 
 // addStr appends a relation type or hreflang value to p.strs, making room
@@ -810,10 +838,7 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 		return false // only the choice of a link matters
 	}
 	if !star {
-		if p.params == nil {
-			p.params = make([]Param, 0, p.paramRoom(rest))
-		}
-		p.params = append(p.params, Param{Name: name, Value: value})
+		p.addParam(Param{Name: name, Value: value}, rest)
 		return false
 	}
 	base := name[:len(name)-1]
@@ -832,7 +857,7 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 		return false
 	}
 	p.stars = append(p.stars, len(p.params))
-	p.params = append(p.params, Param{Name: base, Value: v.Value, Lang: v.Lang})
+	p.addParam(Param{Name: base, Value: v.Value, Lang: v.Lang}, rest)
 	return true
 }
 

@@ -2,6 +2,7 @@ package linkformat
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,10 +24,33 @@ func Values(l weblink.Link, name string) []string {
 	var out []string
 	for _, p := range l.Params {
 		if ascii.EqualFold(p.Name, name) {
+			if len(p.Value) > longValue {
+				// Room for every field at once: growing the slice
+				// field by field would copy it again and again.
+				out = slices.Grow(out, countFields(p.Value))
+			}
 			out = appendFields(out, p.Value)
 		}
 	}
 	return out
+}
+
+// longValue is the length of a value beyond which Values counts its fields
+// before splitting it.
+const longValue = 64
+
+// countFields returns how many fields appendFields finds in s.
+func countFields(s string) int {
+	n := 0
+	inField := false
+	for i := 0; i < len(s); i++ {
+		space := isASCIISpace(s[i])
+		if !space && !inField {
+			n++
+		}
+		inField = !space
+	}
+	return n
 }
 
 // appendFields appends the runs of s between ASCII whitespace (SP, HTAB, LF,
@@ -60,19 +84,27 @@ func isASCIISpace(c byte) bool {
 // to 65535 is skipped and named in the error; the numbers that parse are
 // returned either way. Without a ct, it returns nil, nil.
 func ContentFormats(l weblink.Link) ([]uint16, error) {
-	var out []uint16
-	var bad []string
-	for _, tok := range Values(l, "ct") {
+	toks := Values(l, "ct")
+	if toks == nil {
+		return nil, nil
+	}
+	out := make([]uint16, 0, len(toks))
+	var bad []string // the first maxNamed bad tokens
+	nbad := 0
+	for _, tok := range toks {
 		if n, ok := contentFormat(tok); ok {
 			out = append(out, n)
-		} else {
+			continue
+		}
+		if nbad < maxNamed {
 			bad = append(bad, tok)
 		}
+		nbad++
 	}
-	if len(bad) == 0 {
+	if nbad == 0 {
 		return out, nil
 	}
-	return out, contentFormatError(bad)
+	return out, contentFormatError(bad, nbad-len(bad))
 }
 
 // contentFormat parses one ct token: 1 to 5 ASCII digits, at most 65535.
@@ -98,19 +130,19 @@ func contentFormat(tok string) (uint16, bool) {
 // that a hostile ct list makes a short error.
 const maxNamed = 8
 
-// contentFormatError names the ct tokens that are not Content-Format
-// numbers.
-func contentFormatError(bad []string) error {
+// contentFormatError names the ct tokens bad that are not Content-Format
+// numbers, and counts more others.
+func contentFormatError(bad []string, more int) error {
 	var b strings.Builder
 	b.WriteString("linkformat: ct ")
-	for i, tok := range bad[:min(len(bad), maxNamed)] {
+	for i, tok := range bad {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(quote(tok))
 	}
-	if len(bad) > maxNamed {
-		b.WriteString(" and " + strconv.Itoa(len(bad)-maxNamed) + " more")
+	if more > 0 {
+		b.WriteString(" and " + strconv.Itoa(more) + " more")
 	}
 	b.WriteString(": not a Content-Format number (0 to 65535); skipped")
 	return errors.New(b.String())

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weblinking/weblink/internal/memtest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/linkformat"
@@ -77,5 +79,28 @@ func TestContentFormatsErrorBounded(t *testing.T) {
 	_, err := linkformat.ContentFormats(weblink.Link{Params: []weblink.Param{{Name: "ct", Value: strings.Repeat("x ", 100000) + strings.Repeat("y", 1000)}}})
 	if err == nil || len(err.Error()) > 400 {
 		t.Errorf("error of %d bytes", len(errString(err)))
+	}
+}
+
+// TestAttributesMemoryBound checks that Values and ContentFormats of a
+// hostile 1 MiB value allocate in proportion to what they return: a string
+// header (16 bytes) per two bytes of "a a a ...", and no more than 24 bytes
+// per byte in all, not the copies that growing the slices value by value
+// would make.
+func TestAttributesMemoryBound(t *testing.T) {
+	v := strings.Repeat("a ", 1<<19)
+	l := weblink.Link{Params: []weblink.Param{{Name: "rt", Value: v}, {Name: "ct", Value: v}}}
+	for _, f := range []struct {
+		name string
+		run  func()
+	}{
+		{"Values", func() { _ = linkformat.Values(l, "rt") }},
+		{"ContentFormats", func() { _, _ = linkformat.ContentFormats(l) }},
+	} {
+		perByte := float64(memtest.Allocated(f.run)) / float64(len(v))
+		t.Logf("%s: %.1f B/B", f.name, perByte)
+		if perByte > 24 {
+			t.Errorf("%s allocated %.1f bytes per byte of the value, want at most 24", f.name, perByte)
+		}
 	}
 }

@@ -71,7 +71,9 @@
 //     dropped (RFC 6454 §4; RFC 9176 Appendix B.4 resolves the reference "/"
 //     against the URI). For [Resolve], the URI is doc, the one the document
 //     was retrieved from (for CoAP, built from the responding endpoint as
-//     RFC 7252 §6.5 and §8.2 say); only its origin is used.
+//     RFC 7252 §6.5 and §8.2 say); only its origin is used, with its host
+//     written as in a URI (the zone of [fe80::1%25wlan0] keeps its %25,
+//     which url.Parse decodes).
 //  7. Each link's context becomes its Anchor, always absolute: an anchor is
 //     resolved against the origin of doc (RFC 6690 §2.1 (a); anchor="" is
 //     the same as none); without one, the context is the origin of the
@@ -103,15 +105,16 @@
 //     document. The order within a link is <target>, rel, anchor, rev, each
 //     hreflang, media, title or title*, type, then Params in order. Target
 //     and anchor are written as UTF-8 IRIs, never converted to URIs (RFC
-//     9176 Appendix B.4); only what cannot stand in a URI-reference is
+//     9176 Appendix B.4); only what cannot stand in an IRI-reference is
 //     percent-encoded as upper-case %HH: bytes 0x00 to 0x20 and 0x7F, `"`
-//     `<` `>` `\` `^` "`" `{` `|` `}`, and bytes that are not valid UTF-8.
-//     "%" is written as is.
+//     `<` `>` `\` `^` "`" `{` `|` `}`, the C1 controls U+0080 to U+009F
+//     (not characters of an IRI, RFC 3987 §2.2; a terminal reads U+009B as
+//     CSI), and bytes that are not valid UTF-8. "%" is written as is.
 //  12. Relation types (rel, rev) are ASCII lower-cased and joined by one
-//     space; a type's whitespace, controls, `"`, `\` and invalid UTF-8 are
-//     percent-encoded, so that it stays one type, in lower case (%0a) like
-//     the rest of the type, since relation types are read lower-cased.
-//     Empty types are left out.
+//     space; a type's whitespace, controls (C0, DEL and C1), `"`, `\` and
+//     invalid UTF-8 are percent-encoded, so that it stays one type, in
+//     lower case (%0a) like the rest of the type, since relation types are
+//     read lower-cased. Empty types are left out.
 //  13. Quoting is for the naive parsers deployed (Californium matches
 //     \w+, RFC 6690 §5 quotes so): rel, rev, anchor, title, type, rt and if
 //     are always quoted-strings; ct and sz are bare when all digits (ct=40,
@@ -119,8 +122,8 @@
 //     other Param are bare when the value is an RFC 9110 token (ver=1.1)
 //     and quoted otherwise; a Param with an empty value is its bare name
 //     (obs). In quoted-strings `"` and `\` are escaped with `\` and UTF-8 is
-//     written as is; in hreflang, media and type, controls and invalid
-//     UTF-8 are %HH.
+//     written as is; in hreflang, media and type, controls (C0, DEL and C1)
+//     and invalid UTF-8 are %HH.
 //  14. A title with a TitleLang that is a well-formed language tag, or
 //     holding a control character (C0, DEL or C1), is written title*= as
 //     [weblink.ExtValue.String] writes it (RFC 6690 §2 allows title*);
@@ -131,12 +134,13 @@
 //  15. A Param whose name is not an RFC 5987 parmname (ALPHA, DIGIT,
 //     !#$&+-.^_`|~) or is one of the link's own names (rel, anchor, rev,
 //     hreflang, media, title, type; ASCII case-insensitive) is left out.
-//  16. The output is valid UTF-8 without control bytes. Whatever a Link
-//     holds, it becomes exactly one link-value that Parse reads back
-//     without error, and Format(Parse(Format(ls))) is Format(ls).
+//  16. The output is valid UTF-8 without control characters (C0, DEL or
+//     C1). Whatever a Link holds, it becomes exactly one link-value that
+//     Parse reads back without error, and Format(Parse(Format(ls))) is
+//     Format(ls).
 //     Parse(Format(ls)) is ls for links in the parsed form: lower-case
 //     names and relation types, no empty or space-holding relation types,
-//     targets and anchors without the bytes of rule 11, valid UTF-8,
+//     targets and anchors without the characters of rule 11, valid UTF-8,
 //     well-formed or empty languages, Param names that are parmnames.
 //
 // # TimeMaps

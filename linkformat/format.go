@@ -20,10 +20,11 @@ import (
 // type, rt and if are always quoted, ct and sz are bare when they are all
 // digits, and a Param with an empty value is its bare name (obs).
 //
-// Whatever the links hold, the output is valid UTF-8 without control bytes,
-// each Link becomes exactly one link-value that [Parse] reads back without
-// error, and Format(Parse(Format(ls))) is Format(ls). For links in the form
-// Parse returns them, Parse(Format(ls)) is ls.
+// Whatever the links hold, the output is valid UTF-8 without control
+// characters (C0, DEL or C1), each Link becomes exactly one link-value that
+// [Parse] reads back without error, and Format(Parse(Format(ls))) is
+// Format(ls). For links in the form Parse returns them, Parse(Format(ls))
+// is ls.
 func Format(links weblink.Links) []byte {
 	n := 0
 	for i := range links {
@@ -122,12 +123,12 @@ func writtenBare(name, v string) bool {
 }
 
 // appendRelTypes appends ;name="t1 t2" for the relation types rels, each
-// ASCII lower-cased with its whitespace, controls, DQUOTE, backslash and
-// invalid UTF-8 percent-encoded, so that it stays one type (rule 12). Empty
-// types are left out, and so is the parameter when none is left. The
-// escapes are lower-case (%0a) like the rest of the type, since Parse
-// lower-cases relation types: an upper-case escape would not survive a
-// second round.
+// ASCII lower-cased with its whitespace, controls (C0, DEL and C1),
+// DQUOTE, backslash and invalid UTF-8 percent-encoded, so that it stays one
+// type (rule 12). Empty types are left out, and so is the parameter when
+// none is left. The escapes are lower-case (%0a) like the rest of the type,
+// since Parse lower-cases relation types: an upper-case escape would not
+// survive a second round.
 func appendRelTypes(b []byte, name string, rels []string) []byte {
 	first := true
 	for _, r := range rels {
@@ -144,23 +145,18 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		}
 		for i := 0; i < len(r); {
 			c := r[i]
-			size := 1
-			if c >= utf8.RuneSelf {
-				if _, size = utf8.DecodeRuneInString(r[i:]); size == 1 {
-					b = appendLowerPercent(b, c)
-					i++
-					continue
-				}
-			}
 			switch {
-			case size > 1:
-				b = append(b, r[i:i+size]...)
+			case c >= utf8.RuneSelf:
+				var size int
+				b, size = appendNonASCII(b, r[i:], appendLowerPercent)
+				i += size
+				continue
 			case c <= ' ' || c == 0x7f || c == '"' || c == '\\':
 				b = appendLowerPercent(b, c)
 			default:
 				b = append(b, ascii.ToLower(c))
 			}
-			i += size
+			i++
 		}
 	}
 	if !first {
@@ -170,19 +166,16 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 }
 
 // appendIRI appends the target or anchor ref as an IRI, UTF-8 as is,
-// percent-encoding only what cannot stand in a URI-reference: bytes 0x00 to
-// 0x20 and 0x7F, DQUOTE, "<", ">", "\", "^", "`", "{", "|", "}", and bytes
-// that are not valid UTF-8 (rule 11). "%" is written as is.
+// percent-encoding only what cannot stand in an IRI-reference: bytes 0x00
+// to 0x20 and 0x7F, DQUOTE, "<", ">", "\", "^", "`", "{", "|", "}", the C1
+// controls U+0080 to U+009F, and bytes that are not valid UTF-8 (rule 11).
+// "%" is written as is.
 func appendIRI(b []byte, ref string) []byte {
 	for i := 0; i < len(ref); {
 		c := ref[i]
 		if c >= utf8.RuneSelf {
-			_, size := utf8.DecodeRuneInString(ref[i:])
-			if size == 1 {
-				b = appendPercent(b, c)
-			} else {
-				b = append(b, ref[i:i+size]...)
-			}
+			var size int
+			b, size = appendNonASCII(b, ref[i:], appendPercent)
 			i += size
 			continue
 		}
@@ -222,19 +215,15 @@ func appendEscaped(b []byte, name, value string, bare bool) []byte {
 	return append(b, '"')
 }
 
-// appendControlsEscaped appends value with its controls (C0 and DEL) and
+// appendControlsEscaped appends value with its controls (C0, DEL and C1) and
 // invalid UTF-8 percent-encoded and, when quoted is set, DQUOTE and
 // backslash escaped with a backslash.
 func appendControlsEscaped(b []byte, value string, quoted bool) []byte {
 	for i := 0; i < len(value); {
 		c := value[i]
 		if c >= utf8.RuneSelf {
-			_, size := utf8.DecodeRuneInString(value[i:])
-			if size == 1 {
-				b = appendPercent(b, c)
-			} else {
-				b = append(b, value[i:i+size]...)
-			}
+			var size int
+			b, size = appendNonASCII(b, value[i:], appendPercent)
 			i += size
 			continue
 		}
@@ -286,6 +275,23 @@ func appendExtValue(b []byte, name, value, lang string) []byte {
 	b = append(b, name...)
 	b = append(b, "*="...)
 	return append(b, weblink.ExtValue{Charset: "UTF-8", Lang: lang, Value: value}.String()...)
+}
+
+// appendNonASCII appends the UTF-8 sequence that s starts with, or its
+// first byte when that is not valid UTF-8, and returns how many bytes of s
+// it took. The sequence is appended as is, unless it is invalid or a C1
+// control (U+0080 to U+009F): then percent encodes it byte by byte. RFC
+// 3987 §2.2 leaves the C1 controls out of the characters of an IRI, and a
+// terminal may read U+009B as CSI, the start of an escape sequence.
+func appendNonASCII(b []byte, s string, percent func([]byte, byte) []byte) ([]byte, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	if size > 1 && r > 0x9f {
+		return append(b, s[:size]...), size
+	}
+	for i := range size {
+		b = percent(b, s[i])
+	}
+	return b, size
 }
 
 // appendPercent appends the upper-case percent-encoding %HH of c.

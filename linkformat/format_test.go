@@ -29,6 +29,9 @@ func TestFormat(t *testing.T) {
 		{"rule 11: IRIs as UTF-8, only what cannot be in a URI-reference escaped", weblink.Links{{
 			Target: "/temperature/Malmö/a%2Fb c\"<>\\^`{|}\x00\x1f\x7f\xff", Anchor: "/ö\"",
 		}}, "</temperature/Malmö/a%2Fb%20c%22%3C%3E%5C%5E%60%7B%7C%7D%00%1F%7F%FF>;anchor=\"/ö%22\""},
+		{"rule 11: C1 controls in a target or an anchor are escaped, as a terminal would read U+009B as CSI", weblink.Links{{
+			Target: "/a\u0085b\u009b31m\u00a0", Anchor: "/\u0080\u009f",
+		}}, "</a%C2%85b%C2%9B31m\u00a0>;anchor=\"/%C2%80%C2%9F\""},
 		{"rule 12: relation types lower-cased and kept one type each", weblink.Links{{
 			Target: "/", Rel: []string{"Next", "a b", `x"y\z`, "", "\xff", "ü", "tab\there"},
 		}}, `</>;rel="next a%20b x%22y%5cz %ff ü tab%09here"`},
@@ -42,6 +45,9 @@ func TestFormat(t *testing.T) {
 		{"rule 13: hreflang, media and type with controls and invalid UTF-8 escaped", weblink.Links{{
 			Target: "/", Hreflang: []string{"en", "a\nb", "", "x y"}, Media: "screen and (x)\x7f", Type: "text/plain; q=\"ä\"\x01\xfe",
 		}}, `</>;hreflang=en;hreflang=a%0Ab;hreflang="";hreflang="x y";media="screen and (x)%7F";type="text/plain; q=\"ä\"%01%FE"`},
+		{"rule 12 and 13: C1 controls in relation types, hreflang, media and type are escaped", weblink.Links{{
+			Target: "/", Rel: []string{"a\u009bb"}, Rev: []string{"\u0085"}, Hreflang: []string{"x\u009by"}, Media: "m\u0085", Type: "t\u009b",
+		}}, `</>;rel="a%c2%9bb";rev="%c2%85";hreflang=x%C2%9By;media=m%C2%85;type="t%C2%9B"`},
 		{"rule 14: a title in UTF-8, quotes escaped, invalid UTF-8 replaced", weblink.Links{{Target: "/", Title: "Ä \"q\" \\ \xff"}},
 			"</>;title=\"Ä \\\"q\\\" \\\\ \uFFFD\""},
 		{"rule 14: a title with a language, or a control, is title*", weblink.Links{
@@ -55,6 +61,12 @@ func TestFormat(t *testing.T) {
 		{"rule 14: a Param with a language makes every Param of its name name*", weblink.Links{{Target: "/", Params: []weblink.Param{
 			{Name: "note", Value: "a"}, {Name: "x", Value: "1"}, {Name: "note", Value: "Malmö", Lang: "sv"}, {Name: "y", Value: "tab\t"},
 		}}}, `</>;note*=UTF-8''a;x=1;note*=UTF-8'sv'Malm%C3%B6;y*=UTF-8''tab%09`},
+		{"rule 14: names compare case-insensitively for name*", weblink.Links{{Target: "/", Params: []weblink.Param{
+			{Name: "Note", Value: "a"}, {Name: "note", Value: "b", Lang: "en"},
+		}}}, `</>;note*=UTF-8''a;note*=UTF-8'en'b`},
+		{"rule 13: an empty value is the bare name, also for rt, if, ct and sz", weblink.Links{{Target: "/", Params: []weblink.Param{
+			{Name: "rt"}, {Name: "if"}, {Name: "ct"}, {Name: "sz"}, {Name: "obs"},
+		}}}, `</>;rt;if;ct;sz;obs`},
 		{"rule 15: Params that cannot be written are left out", weblink.Links{{Target: "/", Params: []weblink.Param{
 			{Name: "x y", Value: "1"}, {Name: "", Value: "2"}, {Name: "REL", Value: "3"}, {Name: "anchor", Value: "4"}, {Name: "a*", Value: "5"}, {Name: "ok", Value: "6"}, {Name: "Hreflang", Value: "7"},
 		}}}, `</>;ok=6`},
@@ -91,6 +103,9 @@ func TestFormatRoundTrip(t *testing.T) {
 	checkFormatted(t, ls, out)
 }
 
+// isControl reports whether r is a control character: C0, DEL or C1.
+func isControl(r rune) bool { return r < 0x20 || 0x7f <= r && r <= 0x9f }
+
 // checkFormatted checks what rule 16 promises for every output: valid
 // UTF-8 without control bytes, one link-value per Link that parses back
 // without error, and a second round that changes nothing.
@@ -99,7 +114,7 @@ func checkFormatted(t *testing.T, ls weblink.Links, out []byte) {
 	if !utf8.Valid(out) {
 		t.Errorf("output is not valid UTF-8: %q", out)
 	}
-	if i := strings.IndexFunc(string(out), func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+	if i := strings.IndexFunc(string(out), isControl); i >= 0 {
 		t.Errorf("control byte at %d: %q", i, out)
 	}
 	back, err := linkformat.Parse(out)

@@ -85,6 +85,7 @@ func FuzzFormatLink(f *testing.F) {
 	f.Add("/a b", "Next x", "/anc\"hor", "en", "Title\n", "sv", "ct", "0 41", "")
 	f.Add("\xff<>", "\x00", "", "\x7f", "\xfe", "not a tag", "x y", "v", "en")
 	f.Add("", "", "", "", "", "", "note", "", "de")
+	f.Add("/\u009b31m", "r\u0085", "/\u0080", "h\u009f", "t\u0085", "", "x", "v\u009b", "") // C1 controls
 	f.Fuzz(func(t *testing.T, target, rel, anchor, hreflang, title, titleLang, pname, pvalue, plang string) {
 		ls := weblink.Links{{
 			Target: target, Rel: strings.Split(rel, " "), Anchor: anchor, Rev: []string{rel},
@@ -98,7 +99,7 @@ func FuzzFormatLink(f *testing.F) {
 // FuzzParseTimeMap checks rules 17 to 21 on any document: no panic,
 // mementos in document order with datetimes in UTC, every link of Parse in
 // exactly one place, and every problem a *weblink.SyntaxError whose offset
-// is inside doc.
+// is inside doc, in document order.
 func FuzzParseTimeMap(f *testing.F) {
 	addDocuments(f)
 	f.Add("<a>;rel=memento;datetime=bad,<b>;rel=memento")
@@ -116,11 +117,20 @@ func FuzzParseTimeMap(f *testing.F) {
 					t.Fatalf("memento %+v", m)
 				}
 			}
+			last := 0
 			for _, e := range unjoin(err) {
 				var se *weblink.SyntaxError
-				if errors.As(e, &se) && (se.Offset < 0 || se.Offset > len(in) || !utf8.ValidString(se.Msg)) {
+				if !errors.As(e, &se) {
+					last = len(in) + 1 // only errors without an offset may follow
+					continue
+				}
+				if se.Offset < 0 || se.Offset > len(in) || !utf8.ValidString(se.Msg) {
 					t.Fatalf("problem %v at an offset outside the document of %d bytes", e, len(in))
 				}
+				if se.Offset < last {
+					t.Fatalf("problem at %d after one at %d: not in document order: %v", se.Offset, last, err)
+				}
+				last = se.Offset
 			}
 		}
 	})
@@ -145,19 +155,19 @@ func unjoin(err error) []error {
 // than the link's own names.
 func inParsedForm(l weblink.Link) bool {
 	for _, s := range []string{l.Target, l.Anchor} {
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune("\"<>\\^`{|}", r) }) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || isControl(r) || strings.ContainsRune("\"<>\\^`{|}", r) }) {
 			return false
 		}
 	}
 	for _, rels := range [][]string{l.Rel, l.Rev} {
 		for _, r := range rels {
-			if r == "" || !utf8.ValidString(r) || strings.ContainsFunc(r, func(c rune) bool { return c <= ' ' || c == 0x7f || c == '"' || c == '\\' || 'A' <= c && c <= 'Z' }) {
+			if r == "" || !utf8.ValidString(r) || strings.ContainsFunc(r, func(c rune) bool { return c <= ' ' || isControl(c) || c == '"' || c == '\\' || 'A' <= c && c <= 'Z' }) {
 				return false
 			}
 		}
 	}
 	for _, s := range append([]string{l.Media, l.Type}, l.Hreflang...) {
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, isControl) {
 			return false
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/linkformat"
@@ -28,6 +30,9 @@ var hostileDocs = []struct {
 		return "</" + strings.Repeat("a/", n/5) + strings.Repeat("../", n/5) + ">"
 	}},
 	{"dot-segments in an anchor", func(n int) string { return `<x>;anchor="/` + strings.Repeat("./", n/2) + `"` }},
+	{"long rt and ct lists", func(n int) string {
+		return `</a>;rt="` + strings.Repeat("a ", n/4) + `";ct="` + strings.Repeat("x ", n/4) + `"`
+	}},
 	{"mementos", func(n int) string {
 		var b strings.Builder
 		for i := 0; b.Len() < n; i++ {
@@ -146,6 +151,38 @@ func TestManyMementos(t *testing.T) {
 	if len(tm.Mementos) != 0 || len(tm.Links) != 100000 || len(offsets(err)) != 100000 || offsets(err)[99999] != 99999*27 {
 		t.Errorf("%d mementos, %d links, %d problems", len(tm.Mementos), len(tm.Links), len(offsets(err)))
 	}
+}
+
+// TestTimeMapRetainsOnlyItsLinks checks what a TimeMap of 50 000 mementos
+// and a few other links keeps in memory: the document's text, which the
+// strings are substrings of, the Mementos with their Rel and Params, and
+// no more. tm.Links, a window on the array of every link, kept that whole
+// array alive for its few links: 192 bytes a memento more.
+func TestTimeMapRetainsOnlyItsLinks(t *testing.T) {
+	const n = 50000
+	var b strings.Builder
+	b.WriteString("<http://a.example/>;rel=original,<http://t/>;rel=self,<http://t/2>;rel=timemap,\n")
+	for i := range n {
+		fmt.Fprintf(&b, "<http://archive.example/web/%d/http://a.example/>;rel=\"memento\";datetime=\"Tue, 20 Jun 2000 18:02:59 GMT\",\n", i)
+	}
+	doc := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tm, err := linkformat.ParseTimeMap(doc, nil)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if err != nil || len(tm.Mementos) != n || len(tm.Links) != 1 {
+		t.Fatalf("%d mementos, %d links, err %v", len(tm.Mementos), len(tm.Links), err)
+	}
+	retained := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	// A Rel window and a datetime Param per memento: 64 bytes.
+	limit := int64(len(doc)) + n*int64(unsafe.Sizeof(linkformat.Memento{})+64)
+	t.Logf("%d bytes of TimeMap retain %d bytes, at most %d", len(doc), retained, limit)
+	if retained > limit {
+		t.Errorf("the TimeMap of %d bytes keeps %d bytes, want at most %d", len(doc), retained, limit)
+	}
+	runtime.KeepAlive(tm)
 }
 
 // BenchmarkResolveDotSegments resolves one target of n bytes of

@@ -60,7 +60,19 @@ func newResolver(doc *url.URL, ls weblink.Links) (resolver, bool) {
 	if doc == nil || doc.Scheme == "" || doc.Host == "" {
 		return resolver{}, false
 	}
-	return resolver{origin: ascii.Lower(doc.Scheme) + "://" + doc.Host + "/"}, true
+	return resolver{origin: ascii.Lower(doc.Scheme) + "://" + writtenHost(doc.Host) + "/"}, true
+}
+
+// writtenHost returns the Host of a url.URL as it is written in a URI.
+// url.Parse decodes it: the zone of a link-local IPv6 address,
+// [fe80::1%25wlan0], becomes [fe80::1%wlan0], which is not a URI; "%" is
+// the one byte that must be escaped again. (Other bytes it decodes are
+// non-ASCII, which a link-format document writes as UTF-8.)
+func writtenHost(host string) string {
+	if !strings.Contains(host, "%") {
+		return host
+	}
+	return strings.ReplaceAll(host, "%", "%25")
 }
 
 // resolve resolves the anchor and target of l in place (rules 7 and 8)

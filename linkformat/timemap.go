@@ -113,7 +113,13 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 			kept++
 		}
 	}
-	if kept > 0 {
+	switch {
+	case kept == 0:
+	case kept <= len(links)/2:
+		// Mostly mementos: a copy lets the array of every link go,
+		// which tm.Links would otherwise hold for a few links.
+		tm.Links = slices.Clone(links[:kept])
+	default:
 		clear(links[kept:]) // let the strings of the links moved away go
 		tm.Links = links[:kept:kept]
 	}
@@ -155,36 +161,39 @@ type problem struct {
 // timeMapError merges the errors of Parse (perr) with the problems found in
 // the links of s, as *weblink.SyntaxErrors at the "<" of their link, in
 // document order. It returns nil when there are none.
+//
+// Both are in document order already, so one pass merges them: at one
+// offset the errors of Parse come first, and an error without an offset
+// ("N more problems") stays after the others.
 func timeMapError(s string, perr error, problems []problem) error {
 	if len(problems) == 0 {
 		return perr
 	}
-	var errs []error
-	if perr != nil {
-		if j, ok := perr.(interface{ Unwrap() []error }); ok {
-			errs = append(errs, j.Unwrap()...)
-		} else {
-			errs = append(errs, perr)
-		}
+	var perrs []error
+	if j, ok := perr.(interface{ Unwrap() []error }); ok {
+		perrs = j.Unwrap()
+	} else if perr != nil {
+		perrs = []error{perr}
 	}
+	errs := make([]error, 0, len(perrs)+len(problems))
 	starts := linkStarts(s)
+	k := 0 // the next error of perrs
 	for _, p := range problems {
 		off := 0
 		if p.link < len(starts) {
 			off = starts[p.link]
 		}
+		for ; k < len(perrs) && errOffset(perrs[k]) <= off; k++ {
+			errs = append(errs, perrs[k])
+		}
 		errs = append(errs, &weblink.SyntaxError{Offset: off, Msg: p.msg})
 	}
-	// Stable: the errors of one offset keep their order, and an error
-	// without an offset ("N more problems") stays after those of Parse.
-	slices.SortStableFunc(errs, func(a, b error) int {
-		return errOffset(a) - errOffset(b)
-	})
+	errs = append(errs, perrs[k:]...)
 	return errors.Join(errs...)
 }
 
 // errOffset returns the offset of a *weblink.SyntaxError, and for another
-// error the largest offset, so that it sorts last.
+// error the largest offset, so that it comes last.
 func errOffset(err error) int {
 	var se *weblink.SyntaxError
 	if errors.As(err, &se) {

@@ -65,6 +65,16 @@ func TestParseTimeMapRules(t *testing.T) {
 					t.Errorf("Links %+v", tm.Links)
 				}
 			}},
+		{"rule 18: the from and until of timemap links stay in their Params",
+			`<http://t/1>;rel=timemap;from="Tue, 20 Jun 2000 18:02:59 GMT";until="Wed, 21 Jun 2000 01:17:31 GMT",<http://t/>;rel=self;until="Tue, 27 Oct 2009 20:49:54 GMT"`, "",
+			func(t *testing.T, tm linkformat.TimeMap, err error) {
+				if err != nil || !tm.From.IsZero() || !tm.Until.Equal(date(t, "Tue, 27 Oct 2009 20:49:54 GMT")) {
+					t.Errorf("From %v Until %v, err %v; want From zero, Until the self link's", tm.From, tm.Until, err)
+				}
+				if len(tm.Links) != 1 || len(tm.Links[0].Params) != 2 || tm.Links[0].Params[0].Value != "Tue, 20 Jun 2000 18:02:59 GMT" {
+					t.Errorf("Links %+v", tm.Links)
+				}
+			}},
 		{"rule 19: any case, with first/last/prev/next, document order, duplicates kept",
 			`<m2>;rel="LAST Memento";datetime="Wed, 21 Jun 2000 01:17:31 GMT",<m1>;rel="first memento";datetime="Tue, 20 Jun 2000 18:02:59 GMT",<m1>;rel=memento;datetime="Tue, 20 Jun 2000 18:02:59 GMT";collection=coll,<p>;rel="prev memento";datetime="Sunday, 06-Nov-94 08:49:37 GMT"`, "",
 			func(t *testing.T, tm linkformat.TimeMap, err error) {
@@ -95,6 +105,17 @@ func TestParseTimeMapRules(t *testing.T) {
 				}
 				if offs := offsets(err); !cmp.Equal(offs, []int{18, 57}) {
 					t.Errorf("problems at %v, want [18 57]", offs)
+				}
+			}},
+		{"rule 21: with a docURL, the error names the target as written",
+			"<a>;rel=original,<../m1>;rel=memento;datetime=\"yesterday\"", "http://archive.example/timemap/link/a",
+			func(t *testing.T, tm linkformat.TimeMap, err error) {
+				var se *weblink.SyntaxError
+				if !errors.As(err, &se) || se.Offset != 17 || !strings.Contains(se.Msg, `"../m1"`) || !strings.Contains(se.Msg, `"yesterday"`) {
+					t.Errorf("error %v, want one at 17 naming ../m1 and its datetime", err)
+				}
+				if len(tm.Links) != 1 || tm.Links[0].Target != "http://archive.example/m1" {
+					t.Errorf("Links %+v, want the memento, resolved", tm.Links)
 				}
 			}},
 		{"rule 21: errors of Parse and of datetimes in document order",

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // rdExtended is the extended discovery answer of RFC 9176 Appendix B.2, as
@@ -116,5 +117,86 @@ func TestLinkFormatUsage(t *testing.T) {
 		r := runCmd(t, "", args...)
 		r.want(t, exitProblem, "")
 		r.wantErr(t, "-linkformat reads standard input or the body of -url")
+	}
+}
+
+// hostileLinkFormat is a link-format document whose targets, relation
+// types, attributes and title hold ESC, CR, BEL and C1 controls (U+009B is
+// CSI, U+0085 NEL): terminal escapes a server could send.
+const hostileLinkFormat = "</a\x1b[31mX\u009b31mY\rZ>;rel=\"r\u009bq hosts\";anchor=\"/an\u009b\x1b]0;t\x07\";" +
+	"title=\"t\x1b[2J\u0085\";hreflang=\"h\u009b\";media=\"m\u0085\";type=\"ty\u009b\";x=\"v\u009b\";y=tok\x1b"
+
+// TestLinkFormatEscapes checks that no terminal escape of a link-format
+// document reaches the terminal raw, in any output, from standard input
+// and from -url.
+func TestLinkFormatEscapes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/link-format")
+		fmt.Fprint(w, hostileLinkFormat)
+	}))
+	defer srv.Close()
+	for _, out := range [][]string{nil, {"-format"}, {"-json"}, {"-rel", "hosts"}} {
+		for _, in := range [][]string{{"-linkformat", "-base", "coap://h/"}, {"-url", srv.URL}} {
+			args := append(append([]string{}, in...), out...)
+			stdin := ""
+			if in[0] == "-linkformat" {
+				stdin = hostileLinkFormat
+			}
+			r := runCmd(t, stdin, args...)
+			if r.code != exitOK || r.stdout == "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+			}
+			for _, s := range []string{r.stdout, r.stderr} {
+				if i := strings.IndexFunc(s, func(r rune) bool { return r < ' ' && r != '\n' || 0x7f <= r && r <= 0x9f }); i >= 0 {
+					t.Errorf("%q: a control character at %d: %q", args, i, s)
+				}
+			}
+		}
+	}
+}
+
+// TestLinkFormatHostileBody: a link-format body of 20 MiB is cut at 16 MiB
+// with an error saying so, and one that stops coming gives up after
+// -timeout.
+func TestLinkFormatHostileBody(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/link-format")
+		switch r.URL.Path {
+		case "/huge":
+			chunk := []byte(strings.Repeat("</a>,", 1<<16))
+			for written := 0; written < 20<<20; written += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "/slow":
+			fmt.Fprint(w, "</a>,")
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	for _, args := range [][]string{{"-url", srv.URL + "/huge"}, {"-url", srv.URL + "/huge", "-linkformat"}} {
+		r := runCmd(t, "", args...)
+		r.want(t, exitNone, "")
+		if want := "weblink: GET " + srv.URL + "/huge: the link-format body is larger than 16 MiB\n"; r.stderr != want {
+			t.Errorf("%q: stderr %q, want %q", args, r.stderr, want)
+		}
+	}
+
+	start := time.Now()
+	r := runCmd(t, "", "-url", srv.URL+"/slow", "-timeout", "500ms")
+	r.want(t, exitNone, "")
+	if want := "weblink: GET " + srv.URL + "/slow: no response within 500ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("gave up after %v, with -timeout 500ms", d)
 	}
 }
