@@ -118,10 +118,11 @@
 // is neither registered nor a URI is marked "?"), target, title (with its
 // language) and other attributes. The Link-Template fields (RFC 9652) of a
 // response head, a header block or a "Link-Template: ..." argument are shown
-// as rows marked "template" in the first column, their URI Templates as
-// written, never expanded; -json lists them in a "link-template" member next
-// to "linkset". Colour is used only when standard output is
-// a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+// as rows marked "template" ("103 template" for a 103 Early Hints head) in
+// the first column, their URI Templates as written, never expanded; -json
+// lists those of the final head in a "link-template" member next to
+// "linkset". Colour is used only when standard output is a terminal,
+// NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 // terminal would act on is escaped in every mode; -rel percent-encodes it. The
 // userinfo of -url and -base (user:password@) is never printed; the table and
 // the messages show no URL with its userinfo, while -rel, -format and -json

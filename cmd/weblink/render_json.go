@@ -19,9 +19,9 @@ type linksetJSON struct {
 	templates []linktemplate.Template // every templated link so far (Link-Template)
 }
 
-// page collects the links of the final head of p, each without anchor
-// anchored at the base of p: the context of a link is its base (RFC 8288
-// §3.2).
+// page collects the links and the templated links of the final head of p,
+// each link without anchor anchored at the base of p: the context of a
+// link is its base (RFC 8288 §3.2).
 func (j *linksetJSON) page(c *command, p *pageLinks) error {
 	for _, l := range p.final() {
 		if l.Anchor == "" && p.base != nil {
@@ -29,7 +29,7 @@ func (j *linksetJSON) page(c *command, p *pageLinks) error {
 		}
 		j.collected = append(j.collected, l)
 	}
-	j.templates = append(j.templates, p.templates...)
+	j.templates = append(j.templates, p.finalTemplates()...)
 	return nil
 }
 
