@@ -58,7 +58,10 @@ func linkformatFetchSource(c *command) error {
 // of the response are not read: the body holds the links.
 func (c *command) showLinkFormat(resp *http.Response) error {
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLinkFormat+1))
-	if err != nil {
+	switch {
+	case err != nil && c.cutShort(err):
+		return c.bodyCut(resp.Request.URL)
+	case err != nil:
 		return fmt.Errorf("GET %s: reading the body: %w", showURL(resp.Request.URL), err)
 	}
 	if len(b) > maxLinkFormat {
