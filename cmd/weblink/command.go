@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -78,7 +79,37 @@ func (c *command) errorf(format string, args ...any) {
 }
 
 // fail prints err, whose message may already start with "weblink: ", with
-// what a terminal would interpret escaped.
+// what a terminal would interpret escaped: each problem it joins on a line
+// of its own (messages).
 func (c *command) fail(err error) {
-	c.errorf("%s", clean(strings.TrimPrefix(err.Error(), "weblink: ")))
+	for _, msg := range messages(err) {
+		c.errorf("%s", clean(msg))
+	}
+}
+
+// messages returns the message of each problem err holds, without the
+// "weblink: " that starts the library's errors: those that errors.Join
+// joined, also inside an error that wraps a joined error with a prefix
+// (ParseHeader's "Link field line N: "), each then with that prefix.
+func messages(err error) []string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var msgs []string
+		for _, e := range j.Unwrap() {
+			msgs = append(msgs, messages(e)...)
+		}
+		return msgs
+	}
+	msg := err.Error()
+	if inner := errors.Unwrap(err); inner != nil {
+		if _, joined := inner.(interface{ Unwrap() []error }); joined {
+			if prefix, ok := strings.CutSuffix(msg, inner.Error()); ok {
+				msgs := messages(inner)
+				for i := range msgs {
+					msgs[i] = prefix + msgs[i]
+				}
+				return msgs
+			}
+		}
+	}
+	return []string{strings.TrimPrefix(msg, "weblink: ")}
 }

@@ -121,3 +121,24 @@ func TestDiscoverUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestDiscoverProblemsOneALine(t *testing.T) {
+	// Each problem of the header is a message of its own, with its line,
+	// as for -url; before, they were one message, joined by an escaped
+	// line break ("\x0a"), each with "weblink: " again inside it.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", "bad1, </a>; rel=next, bad2")
+		w.Header().Add("Link", "bad3")
+		w.Header().Set("Content-Type", "text/html")
+	}))
+	defer srv.Close()
+	r := runBinary(t, "", "-url", srv.URL, "-discover")
+	r.want(t, exitOK, "SOURCE  REL   TARGET\nheader  next  "+srv.URL+"/a\n")
+	const dropped = `link-value must start with "<" (expected <URI-Reference>; params...); link-value dropped`
+	if want := "" +
+		"weblink: Link field line 1: syntax error at offset 0: " + dropped + "\n" +
+		"weblink: Link field line 1: syntax error at offset 22: " + dropped + "\n" +
+		"weblink: Link field line 2: syntax error at offset 0: " + dropped + "\n"; r.stderr != want {
+		t.Errorf("stderr\n%s\nwant\n%s", r.stderr, want)
+	}
+}
