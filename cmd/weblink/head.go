@@ -112,6 +112,8 @@ func (c *command) linksOf(p page) *pageLinks {
 		pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
 	}
 	switch {
+	case pl.linkformat && base == nil:
+		pl.links = hostsByDefault(pl.links)
 	case pl.linkformat:
 		pl.links = linkformat.Resolve(pl.links, base)
 	case base != nil:
@@ -119,6 +121,19 @@ func (c *command) linksOf(p page) *pageLinks {
 	}
 	pl.base = base
 	return pl
+}
+
+// hostsByDefault gives each link of a link-format document that has no
+// relation type the default one, hosts (RFC 6690 §2.2): what
+// linkformat.Resolve does besides resolving, for a document without a
+// base, whose targets and anchors stay as written.
+func hostsByDefault(links weblink.Links) weblink.Links {
+	for i := range links {
+		if len(links[i].Rel) == 0 {
+			links[i].Rel = []string{"hosts"}
+		}
+	}
+	return links
 }
 
 // parseLinkset parses a linkset+json document and reports what makes it
