@@ -28,7 +28,6 @@ func discoverSource(c *command) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 	// final is the URL that the redirects of req led to: discover.Links
 	// resolves against it, and the links found there are about it. The
 	// requests for linksets start at another URL and leave it alone.

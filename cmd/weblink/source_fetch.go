@@ -34,7 +34,6 @@ func fetchSource(c *command) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all {

@@ -40,7 +40,6 @@ func linkformatFetchSource(c *command) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 	for resp, err := range fetchOne(c.client, req) {
 		if err != nil {
 			return c.fetchError(err)
