@@ -63,9 +63,16 @@ func (c *command) finish() int {
 }
 
 // noLinks says that no links were found, unless a failure said more, and
-// returns the exit status for it.
+// returns the exit status for it. Templated links, which only the table
+// and -json show, are not links to -rel, -next, -format or -check: they
+// are named, so that their table rows are not a puzzle.
 func (c *command) noLinks() int {
-	if !c.failed {
+	switch {
+	case c.failed:
+	case c.tmpls > 0:
+		c.errorf("no links found, only %d templated %s (Link-Template), which the table and -json show",
+			c.tmpls, plural(c.tmpls, "link"))
+	default:
 		c.errorf("no links found")
 	}
 	return exitNone
