@@ -142,3 +142,17 @@ func TestDiscoverProblemsOneALine(t *testing.T) {
 		t.Errorf("stderr\n%s\nwant\n%s", r.stderr, want)
 	}
 }
+
+func TestBaseNotIgnored(t *testing.T) {
+	// -discover and -api-catalog resolve against what they fetch: a -base
+	// given with them is a usage error rather than left unused.
+	for _, args := range [][]string{
+		{"-url", "https://example.com/post", "-discover", "-base", "https://example.org/"},
+		{"-url", "https://example.com/", "-api-catalog", "-base", "https://example.org/"},
+	} {
+		r := runBinary(t, "", args...)
+		if r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, "-base cannot be combined with -discover or -api-catalog") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

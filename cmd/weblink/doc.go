@@ -55,7 +55,7 @@
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL); for
 //	    piped response heads, the URL of the first request, which the Location
-//	    of each redirect moves
+//	    of each redirect moves; not with -discover or -api-catalog
 //	    $ curl -sI "$u" | weblink -base "$u"
 //	-rel NAME
 //	    print only the targets of the links with relation type NAME, one per

@@ -170,6 +170,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
 	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
 		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
+	case o.base != "" && (o.discover || o.catalog):
+		return o, nil, usageError(stderr, "-base cannot be combined with -discover or -api-catalog, which resolve the links against the URLs they fetch"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:

@@ -50,7 +50,7 @@ var flagDocs = []struct{ name, help, example string }{
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
 	{"timeout", "with -url: give up on a request after `DURATION`, such as 10s or 2m",
 		"weblink -url https://slow.example/items -timeout 2m"},
-	{"base", "resolve targets and anchors against `URL` (default: the fetched URL); for piped response heads, the URL of the first request, which the Location of each redirect moves",
+	{"base", "resolve targets and anchors against `URL` (default: the fetched URL); for piped response heads, the URL of the first request, which the Location of each redirect moves; not with -discover or -api-catalog",
 		`curl -sI "$u" | weblink -base "$u"`},
 	{"rel", "print only the targets of the links with relation type `NAME`, one per line, ready for a shell",
 		`curl -sI "$u" | weblink -rel alternate -base "$u"`},
