@@ -208,6 +208,9 @@ func TestByteOrderMark(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", in, r.code, r.stdout, r.stderr)
 		}
 	}
+	// A link-format document too (before: "line 1, byte 0: link-value
+	// must start with "<"").
+	runBinary(t, "\ufeff</a>;rel=next", "-linkformat", "-rel", "next").want(t, exitOK, "/a\n")
 }
 
 func TestFinalHeadTemplates(t *testing.T) {

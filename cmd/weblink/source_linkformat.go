@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"mime"
@@ -16,7 +17,8 @@ const maxLinkFormat = 16 << 20
 
 // linkformatStdinSource returns the source of -linkformat without -url:
 // standard input, at most 1 MiB, as one application/link-format document
-// (RFC 6690), whatever its first line.
+// (RFC 6690), whatever its first line; a UTF-8 byte order mark at its
+// start is skipped, as for the other inputs.
 func linkformatStdinSource(stdin io.Reader) source {
 	return func(c *command) error {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
@@ -26,6 +28,7 @@ func linkformatStdinSource(stdin io.Reader) source {
 		if len(b) > maxInput {
 			return errTooLarge
 		}
+		b = bytes.TrimPrefix(b, []byte(byteOrderMark))
 		return c.show(page{heads: []head{{base: c.opts.baseURL}}, linkformat: &document{text: b, line: 1}})
 	}
 }
