@@ -23,8 +23,8 @@ func apiCatalogSource(c *command) error {
 	if err != nil && links == nil {
 		return c.fetchError(err) // the catalog itself could not be read
 	}
-	for _, e := range leaves(err) {
-		c.fail(e)
+	if err != nil {
+		c.fail(err) // each problem on a line
 	}
 	base := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/api-catalog"}
 	return c.show(page{discovered: &discovered{links: links, base: base}})
