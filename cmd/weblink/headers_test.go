@@ -191,12 +191,11 @@ func TestUserAgent(t *testing.T) {
 	// the linksets of -discover and the API catalog (before, that one
 	// went as Go-http-client/1.1). A -H User-Agent replaces it on the
 	// origin of -url.
-	var rec *recorder
-	rec = newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/.well-known/api-catalog":
 			w.Header().Set("Content-Type", "application/linkset+json")
-			io.WriteString(w, `{"linkset": [{"anchor": "`+rec.srv.URL+`/.well-known/api-catalog", "item": [{"href": "/api"}]}]}`)
+			io.WriteString(w, `{"linkset": [{"anchor": "http://`+r.Host+`/.well-known/api-catalog", "item": [{"href": "/api"}]}]}`)
 		case "/ls":
 			w.Header().Set("Content-Type", "application/linkset")
 			io.WriteString(w, `</data>; rel="item"; anchor="/post"`)
