@@ -87,7 +87,7 @@ func (c *command) cutShort(err error) bool {
 // link-format body shows none).
 func (c *command) bodyCut(u *url.URL) error {
 	if c.ctx.Err() != nil {
-		return fmt.Errorf("interrupted while reading the body of %s", showURL(u))
+		return fmt.Errorf("interrupted while reading the body of %s", messageURL(u.String()))
 	}
-	return fmt.Errorf("GET %s: the body did not arrive within %v (-timeout)", showURL(u), c.opts.timeout)
+	return fmt.Errorf("GET %s: the body did not arrive within %v (-timeout)", messageURL(u.String()), c.opts.timeout)
 }

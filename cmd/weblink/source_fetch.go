@@ -217,7 +217,7 @@ func (c *command) fetchError(err error) error {
 	var se *weblink.StatusError
 	if errors.As(err, &se) {
 		code := strconv.Itoa(se.StatusCode)
-		msg := clean(withoutUserinfo(se.URL)) + " answered " + code
+		msg := messageURL(se.URL) + " answered " + code
 		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
@@ -225,9 +225,9 @@ func (c *command) fetchError(err error) error {
 	}
 	page, next := "the last page", "its next link"
 	if c.last != nil {
-		page = showURL(c.last.Request.URL)
+		page = messageURL(c.last.Request.URL.String())
 		if u, ok := weblink.NextURL(c.last); ok {
-			next = showURL(u)
+			next = messageURL(u.String())
 		}
 	}
 	var ue *url.Error
@@ -248,7 +248,7 @@ func (c *command) fetchError(err error) error {
 	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))
 	case errors.As(err, &ue):
-		where := strings.ToUpper(ue.Op) + " " + clean(withoutUserinfo(ue.URL))
+		where := strings.ToUpper(ue.Op) + " " + messageURL(ue.URL)
 		if errors.As(err, &ne) && ne.Timeout() {
 			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
 		}
@@ -261,6 +261,17 @@ func (c *command) fetchError(err error) error {
 		return fmt.Errorf("%s: %s", where, shortenTo(ue.Err.Error(), maxMessage))
 	}
 	return err
+}
+
+// maxMessageURL is the most bytes of a URL that a message shows: a server
+// can redirect to a URL of nearly 1 MiB.
+const maxMessageURL = 200
+
+// messageURL returns s, a URL, as a message shows it: without userinfo,
+// with what a terminal would interpret escaped, and cut to maxMessageURL
+// bytes, as a reason phrase is cut.
+func messageURL(s string) string {
+	return shortenTo(clean(withoutUserinfo(s)), maxMessageURL)
 }
 
 // showURL returns u as the command shows it: without userinfo, which

@@ -64,10 +64,10 @@ func (c *command) showLinkFormat(resp *http.Response) error {
 	case err != nil && c.cutShort(err):
 		return c.bodyCut(resp.Request.URL)
 	case err != nil:
-		return fmt.Errorf("GET %s: reading the body: %w", showURL(resp.Request.URL), err)
+		return fmt.Errorf("GET %s: reading the body: %w", messageURL(resp.Request.URL.String()), err)
 	}
 	if len(b) > maxLinkFormat {
-		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", showURL(resp.Request.URL))
+		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", messageURL(resp.Request.URL.String()))
 	}
 	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL), base: c.responseBase(resp)}
 	if err := c.show(page{heads: []head{h}, linkformat: &document{text: b, line: 1}}); err != nil {
