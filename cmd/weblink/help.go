@@ -33,7 +33,8 @@ Each argument is one Link field value, or a pasted header line "Link: ..."
 
 Header names match in any letter case, obsolete line folding is joined,
 lines may end in CRLF or LF, and a UTF-8 byte order mark at the start is
-skipped. An argument that is a URL is a usage error: fetch it with -url.
+skipped. An argument that is a URL (example.com/items too) is a usage error:
+fetch it with -url.
 `
 
 // flagDocs lists the flags in the order the help shows them. help is the
