@@ -43,7 +43,7 @@ func (c *command) run(src source) int {
 	return c.finish()
 }
 
-// show takes the links of p (heads.go: parsed, resolved and counted) to
+// show takes the links of p (head.go: parsed and resolved; counted here) to
 // the renderer. An error from the renderer stops the source.
 func (c *command) show(p page) error {
 	c.pages++
