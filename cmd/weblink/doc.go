@@ -138,8 +138,7 @@
 //
 // Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 // no next link, -json could hold none of the links, input or a response head
-// larger than 1 MiB, or a fetch failed
-// (a status other than 2xx included); 2 a usage error or problems found by
-// -check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
-// "weblink: ".
+// larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
+// usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
+// to standard error, prefixed "weblink: ".
 package main
