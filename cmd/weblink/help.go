@@ -155,6 +155,7 @@ For example:
 
   weblink '<https://api.example.com/items?page=2>; rel="next"'
   curl -sI https://api.github.com/repos/golang/go/issues | weblink
+  weblink -url https://api.github.com/repos/golang/go/issues
 
 Run weblink -h for every flag.
 `
