@@ -34,36 +34,44 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin. A request to another origin goes without Referer, which net/http
-// sets on redirects to the URL redirected from: its path and query (an
-// access_token=...) are the user's, not the other origin's. It does not
-// modify req.
+// origin, and the command's User-Agent unless it has one. A request to
+// another origin goes without Referer, which net/http sets on redirects to
+// the URL redirected from: its path and query (an access_token=...) are
+// the user's, not the other origin's. It does not modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !sameOrigin(originOf(req.URL), c.home) {
-		if req.Header.Get("Referer") == "" {
-			return c.base.RoundTrip(req)
-		}
-		r := req.Clone(req.Context())
-		r.Header.Del("Referer")
-		return c.base.RoundTrip(r)
-	}
-	if c.user == nil && len(c.headers) == 0 {
+	home := sameOrigin(originOf(req.URL), c.home)
+	agent := req.Header.Get("User-Agent") == ""
+	referer := !home && req.Header.Get("Referer") != ""
+	user := home && (c.user != nil || len(c.headers) > 0)
+	if !agent && !referer && !user {
 		return c.base.RoundTrip(req)
 	}
 	r := req.Clone(req.Context())
-	for name, values := range c.headers {
-		if strings.EqualFold(name, "Host") {
-			r.Host = values[len(values)-1]
-			continue
-		}
-		r.Header[name] = values
+	if agent {
+		r.Header.Set("User-Agent", userAgent)
 	}
-	if c.user != nil && r.Header.Get("Authorization") == "" {
-		pass, _ := c.user.Password()
-		r.SetBasicAuth(c.user.Username(), pass)
+	if referer {
+		r.Header.Del("Referer")
+	}
+	if user {
+		for name, values := range c.headers {
+			if strings.EqualFold(name, "Host") {
+				r.Host = values[len(values)-1]
+				continue
+			}
+			r.Header[name] = values
+		}
+		if c.user != nil && r.Header.Get("Authorization") == "" {
+			pass, _ := c.user.Password()
+			r.SetBasicAuth(c.user.Username(), pass)
+		}
 	}
 	return c.base.RoundTrip(r)
 }
+
+// userAgent is the User-Agent of every request of the command, to the
+// origin of -url and to the others (linksets, API catalogs, next pages).
+const userAgent = "weblink (github.com/weblinking/weblink)"
 
 // withoutUserinfo returns the URL s, which may not parse, without the
 // userinfo of its authority ("user:password@"), for a message. Without

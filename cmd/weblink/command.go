@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,7 +43,7 @@ func (c *command) run(src source) int {
 	return c.finish()
 }
 
-// show takes the links of p (heads.go: parsed, resolved and counted) to
+// show takes the links of p (head.go: parsed and resolved; counted here) to
 // the renderer. An error from the renderer stops the source.
 func (c *command) show(p page) error {
 	c.pages++
@@ -62,9 +63,16 @@ func (c *command) finish() int {
 }
 
 // noLinks says that no links were found, unless a failure said more, and
-// returns the exit status for it.
+// returns the exit status for it. Templated links, which only the table
+// and -json show, are not links to -rel, -next, -format or -check: they
+// are named, so that their table rows are not a puzzle.
 func (c *command) noLinks() int {
-	if !c.failed {
+	switch {
+	case c.failed:
+	case c.tmpls > 0:
+		c.errorf("no links found, only %d templated %s (Link-Template), which the table and -json show",
+			c.tmpls, plural(c.tmpls, "link"))
+	default:
 		c.errorf("no links found")
 	}
 	return exitNone
@@ -78,7 +86,37 @@ func (c *command) errorf(format string, args ...any) {
 }
 
 // fail prints err, whose message may already start with "weblink: ", with
-// what a terminal would interpret escaped.
+// what a terminal would interpret escaped: each problem it joins on a line
+// of its own (messages).
 func (c *command) fail(err error) {
-	c.errorf("%s", clean(strings.TrimPrefix(err.Error(), "weblink: ")))
+	for _, msg := range messages(err) {
+		c.errorf("%s", clean(msg))
+	}
+}
+
+// messages returns the message of each problem err holds, without the
+// "weblink: " that starts the library's errors: those that errors.Join
+// joined, also inside an error that wraps a joined error with a prefix
+// (ParseHeader's "Link field line N: "), each then with that prefix.
+func messages(err error) []string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var msgs []string
+		for _, e := range j.Unwrap() {
+			msgs = append(msgs, messages(e)...)
+		}
+		return msgs
+	}
+	msg := err.Error()
+	if inner := errors.Unwrap(err); inner != nil {
+		if _, joined := inner.(interface{ Unwrap() []error }); joined {
+			if prefix, ok := strings.CutSuffix(msg, inner.Error()); ok {
+				msgs := messages(inner)
+				for i := range msgs {
+					msgs[i] = prefix + msgs[i]
+				}
+				return msgs
+			}
+		}
+	}
+	return []string{strings.TrimPrefix(msg, "weblink: ")}
 }

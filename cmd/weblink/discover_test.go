@@ -121,3 +121,38 @@ func TestDiscoverUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestDiscoverProblemsOneALine(t *testing.T) {
+	// Each problem of the header is a message of its own, with its line,
+	// as for -url; before, they were one message, joined by an escaped
+	// line break ("\x0a"), each with "weblink: " again inside it.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", "bad1, </a>; rel=next, bad2")
+		w.Header().Add("Link", "bad3")
+		w.Header().Set("Content-Type", "text/html")
+	}))
+	defer srv.Close()
+	r := runBinary(t, "", "-url", srv.URL, "-discover")
+	r.want(t, exitOK, "SOURCE  REL   TARGET\nheader  next  "+srv.URL+"/a\n")
+	const dropped = `link-value must start with "<" (expected <URI-Reference>; params...); link-value dropped`
+	if want := "" +
+		"weblink: Link field line 1: syntax error at offset 0: " + dropped + "\n" +
+		"weblink: Link field line 1: syntax error at offset 22: " + dropped + "\n" +
+		"weblink: Link field line 2: syntax error at offset 0: " + dropped + "\n"; r.stderr != want {
+		t.Errorf("stderr\n%s\nwant\n%s", r.stderr, want)
+	}
+}
+
+func TestBaseNotIgnored(t *testing.T) {
+	// -discover and -api-catalog resolve against what they fetch: a -base
+	// given with them is a usage error rather than left unused.
+	for _, args := range [][]string{
+		{"-url", "https://example.com/post", "-discover", "-base", "https://example.org/"},
+		{"-url", "https://example.com/", "-api-catalog", "-base", "https://example.org/"},
+	} {
+		r := runBinary(t, "", args...)
+		if r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, "-base cannot be combined with -discover or -api-catalog") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

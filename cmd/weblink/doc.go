@@ -24,7 +24,8 @@
 //
 // Header names match in any letter case, obsolete line folding is joined,
 // lines may end in CRLF or LF, and a UTF-8 byte order mark at the start is
-// skipped. An argument that is a URL is a usage error: fetch it with -url.
+// skipped. An argument that is a URL (example.com/items too) is a usage error:
+// fetch it with -url.
 //
 // Flags, before or after the values ("--" ends them):
 //
@@ -64,7 +65,7 @@
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL); for
 //	    piped response heads, the URL of the first request, which the Location
-//	    of each redirect moves
+//	    of each redirect moves; not with -discover or -api-catalog
 //	    $ curl -sI "$u" | weblink -base "$u"
 //	-rel NAME
 //	    print only the targets of the links with relation type NAME, one per
@@ -127,10 +128,11 @@
 // is neither registered nor a URI is marked "?"), target, title (with its
 // language) and other attributes. The Link-Template fields (RFC 9652) of a
 // response head, a header block or a "Link-Template: ..." argument are shown
-// as rows marked "template" in the first column, their URI Templates as
-// written, never expanded; -json lists them in a "link-template" member next
-// to "linkset". Colour is used only when standard output is
-// a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+// as rows marked "template" ("103 template" for a 103 Early Hints head) in
+// the first column, their URI Templates as written, never expanded; -json
+// lists those of the final head in a "link-template" member next to
+// "linkset". Colour is used only when standard output is a terminal,
+// NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 // terminal would act on is escaped in every mode; -rel percent-encodes it. The
 // userinfo of -url and -base (user:password@) is never printed; the table and
 // the messages show no URL with its userinfo, while -rel, -format and -json
@@ -144,8 +146,8 @@
 // error after the page that brings its links to more than 100000.
 //
 // Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
-// no next link, input or a response head larger than 1 MiB, or a fetch failed
-// (a status other than 2xx included); 2 a usage error or problems found by
-// -check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
-// "weblink: ".
+// no next link, -json could hold none of the links, input or a response head
+// larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
+// usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
+// to standard error, prefixed "weblink: ".
 package main

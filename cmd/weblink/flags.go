@@ -172,6 +172,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
 	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
 		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
+	case o.base != "" && (o.discover || o.catalog):
+		return o, nil, usageError(stderr, "-base cannot be combined with -discover or -api-catalog, which resolve the links against the URLs they fetch"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:
@@ -227,8 +229,38 @@ func urlValue(values []string) string {
 			return fmt.Sprintf("argument %d is a URL, not a Link field value (which starts with \"<\"); to fetch it and show its links, use -url: weblink -url %s",
 				i+1, clean(withoutUserinfo(s)))
 		}
+		if isHostAndPath(s) {
+			return fmt.Sprintf("argument %d is not a Link field value (which starts with \"<\"); to fetch %s and show its links, use -url: weblink -url %s",
+				i+1, clean(withoutUserinfo(s)), "https://"+clean(withoutUserinfo(s)))
+		}
 	}
 	return ""
+}
+
+// isHostAndPath reports whether s reads as a URL without its scheme, such
+// as example.com/items or localhost:8080/: a host name with a dot, or
+// localhost, and an optional port and path, with none of the characters
+// that a Link field value has (no link-value is without "<").
+func isHostAndPath(s string) bool {
+	if s == "" || !isAlnum(s[0]) || strings.ContainsAny(s, "<>;,\"' \t") {
+		return false
+	}
+	host := s
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return host == "localhost" || strings.Contains(strings.Trim(host, "."), ".")
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // hasPrefixFold reports whether s starts with prefix, ASCII letters in any

@@ -72,13 +72,20 @@ type pageLinks struct {
 	// Links.Resolve.
 	linkformat bool
 	// templates are the templated links of the Link-Template fields of
-	// the heads (RFC 9652), as sent: shown, never expanded or resolved.
-	templates []linktemplate.Template
+	// the heads (RFC 9652), as sent: shown, never expanded or resolved;
+	// the first hintTemplates are from 103 Early Hints heads.
+	templates     []linktemplate.Template
+	hintTemplates int
 }
 
 // final returns the links of the final head: those of the resource, not
 // the 103 Early Hints for it.
 func (p *pageLinks) final() weblink.Links { return p.links[p.hints:] }
+
+// finalTemplates returns the templated links of the final head.
+func (p *pageLinks) finalTemplates() []linktemplate.Template {
+	return p.templates[p.hintTemplates:]
+}
 
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
@@ -102,9 +109,11 @@ func (c *command) linksOf(p page) *pageLinks {
 		pl.links, pl.linkformat = c.parseLinkFormat(p.linkformat), true
 	default:
 		pl.links, pl.hints = c.parseHeads(p.heads)
-		pl.templates = c.parseTemplates(p.heads)
+		pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
 	}
 	switch {
+	case pl.linkformat && base == nil:
+		pl.links = hostsByDefault(pl.links)
 	case pl.linkformat:
 		pl.links = linkformat.Resolve(pl.links, base)
 	case base != nil:
@@ -112,6 +121,19 @@ func (c *command) linksOf(p page) *pageLinks {
 	}
 	pl.base = base
 	return pl
+}
+
+// hostsByDefault gives each link of a link-format document that has no
+// relation type the default one, hosts (RFC 6690 §2.2): what
+// linkformat.Resolve does besides resolving, for a document without a
+// base, whose targets and anchors stay as written.
+func hostsByDefault(links weblink.Links) weblink.Links {
+	for i := range links {
+		if len(links[i].Rel) == 0 {
+			links[i].Rel = []string{"hosts"}
+		}
+	}
+	return links
 }
 
 // parseLinkset parses a linkset+json document and reports what makes it
@@ -186,9 +208,9 @@ func (c *command) parseProblems(f field, err error) {
 
 // parseTemplates parses the Link-Template field lines of each head as one
 // field (RFC 9651 §4.2 combines the lines) and reports a field that
-// linktemplate.Parse ignored: where, when the field is one line.
-func (c *command) parseTemplates(heads []head) []linktemplate.Template {
-	var all []linktemplate.Template
+// linktemplate.Parse ignored: where, when the field is one line. The
+// first hints templates are from 103 Early Hints heads.
+func (c *command) parseTemplates(heads []head) (all []linktemplate.Template, hints int) {
 	for i, h := range heads {
 		if len(h.templates) == 0 {
 			continue
@@ -201,7 +223,9 @@ func (c *command) parseTemplates(heads []head) []linktemplate.Template {
 		all = append(all, ts...)
 		var se *linktemplate.SyntaxError
 		f := h.templates[0]
-		f.hint = i < len(heads)-1
+		if f.hint = i < len(heads)-1; f.hint {
+			hints += len(ts)
+		}
 		switch {
 		case errors.As(err, &se) && len(lines) == 1 && se.Offset >= 0:
 			c.positioned(f, se.Offset, "Link-Template: "+se.Msg, false)
@@ -209,7 +233,7 @@ func (c *command) parseTemplates(heads []head) []linktemplate.Template {
 			c.problem(f.label, err)
 		}
 	}
-	return all
+	return all, hints
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

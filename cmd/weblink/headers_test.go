@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -182,5 +183,56 @@ func TestAdviceInCommandTerms(t *testing.T) {
 				t.Errorf("%q: stderr speaks of %q: %s", c.args, lib, r.stderr)
 			}
 		}
+	}
+}
+
+func TestUserAgent(t *testing.T) {
+	// Every request says it is weblink's: -url, the next pages of -all,
+	// the linksets of -discover and the API catalog (before, that one
+	// went as Go-http-client/1.1). A -H User-Agent replaces it on the
+	// origin of -url.
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/api-catalog":
+			w.Header().Set("Content-Type", "application/linkset+json")
+			io.WriteString(w, `{"linkset": [{"anchor": "http://`+r.Host+`/.well-known/api-catalog", "item": [{"href": "/api"}]}]}`)
+		case "/ls":
+			w.Header().Set("Content-Type", "application/linkset")
+			io.WriteString(w, `</data>; rel="item"; anchor="/post"`)
+		case "/post":
+			w.Header().Set("Link", `</ls>; rel="linkset"`)
+			if r.URL.RawQuery == "" {
+				w.Header().Add("Link", `</post?2>; rel=next`)
+			}
+			w.Header().Set("Content-Type", "text/html")
+		}
+	})
+	u := rec.srv.URL
+	for _, args := range [][]string{
+		{"-url", u + "/post", "-all"},
+		{"-url", u + "/post", "-discover"},
+		{"-url", u, "-api-catalog"},
+	} {
+		if r := runBinary(t, "", args...); r.code != exitOK {
+			t.Fatalf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	paths, headers := rec.requests()
+	seen := map[string]bool{}
+	for i, h := range headers {
+		seen[paths[i]] = true
+		if got := h.Get("User-Agent"); got != "weblink (github.com/weblinking/weblink)" {
+			t.Errorf("%s: User-Agent %q", paths[i], got)
+		}
+	}
+	for _, p := range []string{"/post", "/post?2", "/ls", "/.well-known/api-catalog"} {
+		if !seen[p] {
+			t.Errorf("no request for %s; requests %q", p, paths)
+		}
+	}
+	runBinary(t, "", "-url", u+"/post", "-H", "User-Agent: mine/1.0", "-rel", "next")
+	paths, headers = rec.requests()
+	if got := headers[len(headers)-1].Get("User-Agent"); got != "mine/1.0" {
+		t.Errorf("-H: %s: User-Agent %q", paths[len(paths)-1], got)
 	}
 }

@@ -33,7 +33,8 @@ Each argument is one Link field value, or a pasted header line "Link: ..."
 
 Header names match in any letter case, obsolete line folding is joined,
 lines may end in CRLF or LF, and a UTF-8 byte order mark at the start is
-skipped. An argument that is a URL is a usage error: fetch it with -url.
+skipped. An argument that is a URL (example.com/items too) is a usage error:
+fetch it with -url.
 `
 
 // flagDocs lists the flags in the order the help shows them. help is the
@@ -52,7 +53,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://slow.example/items -timeout 2m"},
 	{"wait", `with -url: wait out rate limits, for at most ` + "`DURATION`" + ` in all (0, the default: do not wait): a page answered 429, or 403 or 503 with Retry-After or a spent X-RateLimit-Remaining or RateLimit-Remaining, is requested again when the server says; a 429, or a 403 whose body says "rate limit" (GitHub's secondary limits; a HEAD answer has no body), that says no time is requested again after 60 s, then 120 s, 240 s...; a page is retried at most 10 times`,
 		"weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m"},
-	{"base", "resolve targets and anchors against `URL` (default: the fetched URL); for piped response heads, the URL of the first request, which the Location of each redirect moves",
+	{"base", "resolve targets and anchors against `URL` (default: the fetched URL); for piped response heads, the URL of the first request, which the Location of each redirect moves; not with -discover or -api-catalog",
 		`curl -sI "$u" | weblink -base "$u"`},
 	{"rel", "print only the targets of the links with relation type `NAME`, one per line, ready for a shell",
 		`curl -sI "$u" | weblink -rel alternate -base "$u"`},
@@ -79,10 +80,11 @@ const helpOutro = `The default output is a table, one row per link: relation typ
 is neither registered nor a URI is marked "?"), target, title (with its
 language) and other attributes. The Link-Template fields (RFC 9652) of a
 response head, a header block or a "Link-Template: ..." argument are shown
-as rows marked "template" in the first column, their URI Templates as
-written, never expanded; -json lists them in a "link-template" member next
-to "linkset". Colour is used only when standard output is
-a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
+as rows marked "template" ("103 template" for a 103 Early Hints head) in
+the first column, their URI Templates as written, never expanded; -json
+lists those of the final head in a "link-template" member next to
+"linkset". Colour is used only when standard output is a terminal,
+NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 terminal would act on is escaped in every mode; -rel percent-encodes it. The
 userinfo of -url and -base (user:password@) is never printed; the table and
 the messages show no URL with its userinfo, while -rel, -format and -json
@@ -96,10 +98,10 @@ writes its document and -check its summary at the end. -json stops with an
 error after the page that brings its links to more than 100000.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
-no next link, input or a response head larger than 1 MiB, or a fetch failed
-(a status other than 2xx included); 2 a usage error or problems found by
--check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
-"weblink: ".
+no next link, -json could hold none of the links, input or a response head
+larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
+usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
+to standard error, prefixed "weblink: ".
 `
 
 // helpText returns what -h prints: the introduction, every flag of fs with
@@ -155,6 +157,7 @@ For example:
 
   weblink '<https://api.example.com/items?page=2>; rel="next"'
   curl -sI https://api.github.com/repos/golang/go/issues | weblink
+  weblink -url https://api.github.com/repos/golang/go/issues
 
 Run weblink -h for every flag.
 `

@@ -80,3 +80,33 @@ func TestClientErrorShortened(t *testing.T) {
 		t.Errorf("exit %d, %d bytes of stderr: %.400q", r.code, len(r.stderr), r.stderr)
 	}
 }
+
+func TestLongURLShortened(t *testing.T) {
+	// A server can redirect to a URL of nearly 1 MiB: a message shows its
+	// start, as it does of a reason phrase. Before, the whole URL was
+	// printed, 900 KB on one line.
+	long := strings.Repeat("a", 900_000)
+	u := rawpeer.Serve(t, func(path string) string {
+		switch path {
+		case "/to-404":
+			return "HTTP/1.1 302 Found\r\nLocation: /" + long + "\r\nContent-Length: 0\r\n\r\n"
+		case "/to-nowhere":
+			return "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:1/" + long + "\r\nContent-Length: 0\r\n\r\n"
+		}
+		return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+	})
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-url", u + "/to-404"}, " answered 404 Not Found"},
+		{[]string{"-url", u + "/to-404", "-discover"}, " answered 404 Not Found"},
+		{[]string{"-url", u + "/to-404", "-linkformat"}, " answered 404 Not Found"},
+		{[]string{"-url", u + "/to-nowhere"}, "weblink: HEAD http://127.0.0.1:1/aaa"},
+	} {
+		r := runBinary(t, "", c.args...)
+		if r.code != exitNone || len(r.stderr) > 1000 || !strings.Contains(r.stderr, c.msg) || !strings.Contains(r.stderr, "a...") {
+			t.Errorf("%q: exit %d, %d bytes of stderr: %.300q; want it short, with %q", c.args, r.code, len(r.stderr), r.stderr, c.msg)
+		}
+	}
+}

@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -289,5 +293,65 @@ func TestAllJSONBounded(t *testing.T) {
 	want := "weblink: stopped after 5 pages: -json holds its document in memory, and these pages have more than 100000 links; -format and the table print each page as it arrives\n"
 	if r.stderr != want {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
+
+// TestBodyCut: a body that stops arriving ends -discover with exit status
+// 1 after -timeout, and 130 at an interrupt, said in the command's terms;
+// the header's links read before are shown. Before, -timeout exited 0 and
+// both printed net/http's "use of closed network connection". A
+// link-format body is worded the same (before: "reading the body: context
+// deadline exceeded").
+func TestBodyCut(t *testing.T) {
+	sent := make(chan struct{}, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/core" {
+			w.Header().Set("Content-Type", "application/link-format")
+			io.WriteString(w, "</sensors/temp>;rt=\"temperature\",")
+		} else {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Link", "</hub>; rel=hub")
+			io.WriteString(w, "<!doctype html><html><head><title>slow</title>")
+		}
+		w.(http.Flusher).Flush()
+		sent <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	u := srv.URL + "/post"
+	table := "SOURCE  REL  TARGET\nheader  hub  " + srv.URL + "/hub\n"
+	r := runBinary(t, "", "-url", u, "-discover", "-timeout", "300ms")
+	r.want(t, exitNone, table)
+	if want := "weblink: GET " + u + ": the body did not arrive within 300ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("-timeout: stderr %q, want %q", r.stderr, want)
+	}
+	r = runBinary(t, "", "-url", srv.URL+"/core", "-linkformat", "-timeout", "300ms")
+	r.want(t, exitNone, "")
+	if want := "weblink: GET " + srv.URL + "/core: the body did not arrive within 300ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("-linkformat -timeout: stderr %q, want %q", r.stderr, want)
+	}
+
+	for len(sent) > 0 {
+		<-sent // the requests above
+	}
+	cmd := exec.Command(binary, "-url", u, "-discover")
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	<-sent
+	time.Sleep(200 * time.Millisecond) // the head read, the body being read
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Errorf("interrupt: %v, want exit status 130", err)
+	}
+	if want := "weblink: interrupted while reading the body of " + u + "\n"; stderr.String() != want || stdout.String() != table {
+		t.Errorf("interrupt: stdout %q, stderr %q; want %q, %q", stdout.String(), stderr.String(), table, want)
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -205,5 +207,44 @@ func TestByteOrderMark(t *testing.T) {
 		if r.code != exitOK || !strings.HasSuffix(r.stdout, "a\n") || strings.Count(r.stdout, "\n") != 1 || r.stderr != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", in, r.code, r.stdout, r.stderr)
 		}
+	}
+	// A link-format document too (before: "line 1, byte 0: link-value
+	// must start with "<"").
+	runBinary(t, "\ufeff</a>;rel=next", "-linkformat", "-rel", "next").want(t, exitOK, "/a\n")
+}
+
+func TestFinalHeadTemplates(t *testing.T) {
+	// -json takes the Link-Template fields of the final head only, as it
+	// takes its links; the table shows those of a 103 too, marked so.
+	in := "HTTP/1.1 103 Early Hints\r\nLink-Template: \"/hint/{x}\"; rel=\"item\"\r\nLink: </a.css>; rel=preload; as=style\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nLink-Template: \"/final/{x}\"; rel=\"item\"\r\nLink: </b>; rel=next\r\n\r\n"
+	r := runBinary(t, in, "-json")
+	if r.code != exitOK || strings.Contains(r.stdout, "/hint/") || !strings.Contains(r.stdout, `"template": "/final/{x}"`) {
+		t.Errorf("-json: exit %d, stdout %s", r.code, r.stdout)
+	}
+	runBinary(t, in).want(t, exitOK, ""+
+		"FROM          REL      TARGET      ATTRIBUTES\n"+
+		"103           preload  /a.css      as=style\n"+
+		"final         next     /b\n"+
+		"103 template  item     /hint/{x}\n"+
+		"template      item     /final/{x}\n")
+	// A 103 with only templates, then a final head without any: -json
+	// has none.
+	in = "HTTP/1.1 103 Early Hints\r\nLink-Template: \"/hint/{x}\"; rel=\"item\"\r\n\r\nHTTP/1.1 200 OK\r\nLink: </b>; rel=next\r\n\r\n"
+	r = runBinary(t, in, "-json")
+	if r.code != exitOK || strings.Contains(r.stdout, "link-template") {
+		t.Errorf("-json, a 103's template only: exit %d, stdout %s", r.code, r.stdout)
+	}
+	// The same through -url.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link-Template", `"/hint/{x}"; rel="item"`)
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Link-Template", `"/final/{x}"; rel="item"`)
+		w.Header().Set("Link", "</b>; rel=next")
+	}))
+	defer srv.Close()
+	r = runBinary(t, "", "-url", srv.URL, "-json")
+	if r.code != exitOK || strings.Contains(r.stdout, "/hint/") || !strings.Contains(r.stdout, `"template": "/final/{x}"`) {
+		t.Errorf("-url -json: exit %d, stdout %s", r.code, r.stdout)
 	}
 }

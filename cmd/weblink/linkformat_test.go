@@ -38,8 +38,16 @@ func TestLinkFormatStdin(t *testing.T) {
 	runCmd(t, "</a/b>;anchor=\"/x/y\";rel=alternate,<c>;anchor=\"/x/y\";rel=alternate", "-linkformat", "-base", "coap://h/q/r", "-rel", "alternate").
 		want(t, exitOK, "coap://h/a/b\ncoap://h/x/c\n")
 
-	// Without a base, the links stay as written.
-	runCmd(t, "</a>;rt=x", "-linkformat", "-format").want(t, exitOK, "</a>;rt=\"x\"\n")
+	// Without a base, the targets and anchors stay as written, and the
+	// relation type is hosts by default all the same; before, the links
+	// had none, -rel hosts matched nothing and -json left every one out.
+	runBinary(t, "</a>;rt=x,</b>;anchor=\"/c\";rel=alternate", "-linkformat", "-format").
+		want(t, exitOK, "</a>;rel=\"hosts\";rt=\"x\"\n</b>;rel=\"alternate\";anchor=\"/c\"\n")
+	runBinary(t, "</a>;rt=x", "-linkformat", "-rel", "hosts").want(t, exitOK, "/a\n")
+	r := runBinary(t, "</a>;rt=x", "-linkformat", "-json")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"hosts": [`) || r.stderr != "" {
+		t.Errorf("-json: exit %d, stdout %s, stderr %q", r.code, r.stdout, r.stderr)
+	}
 }
 
 func TestLinkFormatStdinProblems(t *testing.T) {

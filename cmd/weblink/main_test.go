@@ -532,6 +532,22 @@ func TestURLArgument(t *testing.T) {
 	if want := "weblink -url https://api.example.com/items\n"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr %q, want the command %q", r.stderr, want)
 	}
+	// A URL without its scheme too; before: "link-value must start with
+	// "<"" and "no links found", exit status 1.
+	for _, arg := range []string{"example.com", "api.example.com/items?page=2", "localhost:8080/", "Link: www.example.com"} {
+		r := runBinary(t, "", arg)
+		host := strings.TrimPrefix(arg, "Link: ")
+		if want := "use -url: weblink -url https://" + host + "\n"; r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", arg, r.code, r.stdout, r.stderr, want)
+		}
+	}
+	// What is not one stays a malformed link-value.
+	for _, arg := range []string{"foo", "a=b", "x.y; rel=next", "/items"} {
+		r := runBinary(t, "", arg)
+		if r.code != exitNone || !strings.Contains(r.stderr, `link-value must start with "<"`) {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and a malformed link-value", arg, r.code, r.stderr)
+		}
+	}
 }
 
 func TestVersion(t *testing.T) {

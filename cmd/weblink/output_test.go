@@ -97,3 +97,19 @@ func TestTextWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONEveryLinkLeftOut(t *testing.T) {
+	// When every link is left out of the -json document, it is an empty
+	// linkset, as without links, and the exit status is 1, as without
+	// links; before, 0. The warnings say why.
+	r := runBinary(t, "", "-json", "<a>", "<b>")
+	r.want(t, exitNone, "{\n  \"linkset\": []\n}\n")
+	if strings.Count(r.stderr, "weblink: -json leaves out <") != 2 || strings.Contains(r.stderr, "no links found") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	// A templated link is in the document: it is not empty.
+	r = runBinary(t, "", "-json", "<a>", `Link-Template: "/{x}"; rel="item"`)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"link-template"`) {
+		t.Errorf("with a template: exit %d, stdout %s", r.code, r.stdout)
+	}
+}

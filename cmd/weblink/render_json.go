@@ -19,9 +19,9 @@ type linksetJSON struct {
 	templates []linktemplate.Template // every templated link so far (Link-Template)
 }
 
-// page collects the links of the final head of p, each without anchor
-// anchored at the base of p: the context of a link is its base (RFC 8288
-// §3.2).
+// page collects the links and the templated links of the final head of p,
+// each link without anchor anchored at the base of p: the context of a
+// link is its base (RFC 8288 §3.2).
 func (j *linksetJSON) page(c *command, p *pageLinks) error {
 	for _, l := range p.final() {
 		if l.Anchor == "" && p.base != nil {
@@ -29,19 +29,24 @@ func (j *linksetJSON) page(c *command, p *pageLinks) error {
 		}
 		j.collected = append(j.collected, l)
 	}
-	j.templates = append(j.templates, p.templates...)
+	j.templates = append(j.templates, p.finalTemplates()...)
 	return nil
 }
 
 // end prints the document, an empty linkset when there are no links (so
-// that a pipe into jq works), and then says that there were none.
+// that a pipe into jq works), and then says that there were none. The exit
+// status is exitNone also when every link was left out of the document,
+// which the warnings explain.
 func (j *linksetJSON) end(c *command) int {
-	if err := j.write(c); err != nil {
+	written, err := j.write(c)
+	switch {
+	case err != nil:
 		c.fail(err)
 		return exitNone
-	}
-	if len(j.collected) == 0 && len(j.templates) == 0 {
+	case len(j.collected) == 0 && len(j.templates) == 0:
 		return c.noLinks()
+	case written == 0 && len(j.templates) == 0:
+		return exitNone
 	}
 	return exitOK
 }
@@ -88,8 +93,10 @@ func isTerminalFormat(r rune) bool {
 // write prints the links as an application/linkset+json document
 // (RFC 9264 §4.2). A link the format cannot represent (one without a
 // relation type, say) is left out with a warning on standard error; after
-// maxReported of them, one line counts the rest.
-func (j *linksetJSON) write(c *command) error {
+// maxReported of them, one line counts the rest. written is the number of
+// links in the document.
+func (j *linksetJSON) write(c *command) (written int, err error) {
+	written = len(j.collected)
 	doc, err := j.collected.MarshalJSON()
 	if err != nil {
 		var ok weblink.Links
@@ -113,12 +120,13 @@ func (j *linksetJSON) write(c *command) error {
 			c.errorf("-json leaves out %d more %s", more, plural(more, "link"))
 		}
 		if doc, err = ok.MarshalJSON(); err != nil {
-			return err
+			return 0, err
 		}
+		written = len(ok)
 	}
 	c.out.Write(jsonSafe(withTemplates(doc, j.templates)))
 	c.out.WriteByte('\n')
-	return nil
+	return written, nil
 }
 
 // withTemplates returns doc, a linkset document, with a "link-template"

@@ -38,7 +38,7 @@ func (t *table) page(c *command, p *pageLinks) error {
 	if t.bySource {
 		t.sourceTable(c, p.links, p.sources)
 	} else {
-		t.linkTable(c, p.url, p.links, p.hints, p.templates)
+		t.linkTable(c, p.url, p.links, p.hints, p.templates, p.hintTemplates)
 	}
 	return nil
 }
@@ -60,8 +60,9 @@ func (t *table) end(c *command) int {
 // hints links are from 103 Early Hints heads, a first column FROM tells
 // them ("103") from those of the final response ("final"). The templated
 // links of Link-Template fields follow, marked "template" in that column,
-// their URI Templates as sent: a template is never expanded.
-func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints int, templates []linktemplate.Template) {
+// their URI Templates as sent: a template is never expanded; the first
+// hintTemplates, from 103 Early Hints heads, are marked "103 template".
+func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints int, templates []linktemplate.Template, hintTemplates int) {
 	if pageURL != "" && c.opts.all {
 		if c.pages > 1 {
 			c.out.WriteByte('\n')
@@ -85,9 +86,13 @@ func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints
 		}
 		rows = append(rows, []cell{from, t.relCell(c, l), plain(l.Target), cut(title(l)), plain(attributes(l))})
 	}
-	for _, tm := range templates {
+	for i, tm := range templates {
+		from := "template"
+		if i < hintTemplates {
+			from = "103 template"
+		}
 		l := templateLink(tm)
-		rows = append(rows, []cell{{"template", c.style(yellow, "template")}, t.relCell(c, l), plain(tm.Template), cut(title(l)), plain(attributes(l))})
+		rows = append(rows, []cell{{from, c.style(yellow, from)}, t.relCell(c, l), plain(tm.Template), cut(title(l)), plain(attributes(l))})
 	}
 	var widths [5]int // 0 for a column left out
 	for _, row := range rows {

@@ -29,8 +29,8 @@ func apiCatalogSource(c *command) error {
 		}
 		return c.fetchError(es[len(es)-1])
 	}
-	for _, e := range leaves(err) {
-		c.fail(e)
+	if err != nil {
+		c.fail(err) // each problem on a line
 	}
 	base := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/api-catalog"}
 	return c.show(page{discovered: &discovered{links: links, base: base}})

@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
@@ -25,7 +28,6 @@ func discoverSource(c *command) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 	// final is the URL that the redirects of req led to: discover.Links
 	// resolves against it, and the links found there are about it. The
 	// requests for linksets start at another URL and leave it alone.
@@ -42,21 +44,50 @@ func discoverSource(c *command) error {
 	}
 	links, err := discover.Links(ctx, &client, req, discover.Hyperlinks(), discover.FollowLinksets())
 	var status *weblink.StatusError
-	if err != nil && len(links) == 0 && !errors.As(err, &status) {
-		return c.fetchError(err) // the request failed: nothing to show
-	}
-	for _, e := range leaves(err) {
-		if !errors.As(e, &status) {
-			c.fail(e)
-		}
+	var unsent *url.Error // a request failed before its response head
+	if err != nil && len(links) == 0 && !errors.As(err, &status) && (errors.As(err, &unsent) || !c.cutShort(err)) {
+		return c.fetchError(err) // nothing to show
 	}
 	base := *final
 	base.User = nil
+	var cut error // what ended the reading of a body: -timeout or an interrupt
+	for _, e := range leaves(err) {
+		switch {
+		case errors.As(e, &status):
+		case c.cutShort(e) && !errors.As(e, &unsent): // a linkset's request is a problem
+			if cut == nil {
+				cut = c.bodyCut(&base)
+			}
+		default:
+			c.fail(e)
+		}
+	}
 	if err := c.show(page{discovered: &discovered{links: links, sources: sources, base: &base}}); err != nil {
 		return err
+	}
+	if cut != nil {
+		return cut
 	}
 	if status != nil {
 		return c.fetchError(status)
 	}
 	return nil
+}
+
+// cutShort reports whether err ended a request on this side, the response
+// head read and its body not: an interrupt, or -timeout, which net/http
+// says by closing the connection (only sometimes with a timeout error).
+func (c *command) cutShort(err error) bool {
+	var ne net.Error
+	return c.ctx.Err() != nil || errors.Is(err, net.ErrClosed) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// bodyCut returns the command's message for a body of u that stopped
+// arriving (-discover: the links shown are from the part read; a
+// link-format body shows none).
+func (c *command) bodyCut(u *url.URL) error {
+	if c.ctx.Err() != nil {
+		return fmt.Errorf("interrupted while reading the body of %s", messageURL(u.String()))
+	}
+	return fmt.Errorf("GET %s: the body did not arrive within %v (-timeout)", messageURL(u.String()), c.opts.timeout)
 }

@@ -37,7 +37,6 @@ func fetchSource(c *command) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all || c.opts.wait > 0 {
@@ -238,7 +237,7 @@ func (c *command) fetchError(err error) error {
 	var se *weblink.StatusError
 	if errors.As(err, &se) {
 		code := strconv.Itoa(se.StatusCode)
-		msg := clean(withoutUserinfo(se.URL)) + " answered " + code
+		msg := messageURL(se.URL) + " answered " + code
 		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
@@ -246,9 +245,9 @@ func (c *command) fetchError(err error) error {
 	}
 	page, next := "the last page", "its next link"
 	if c.last != nil {
-		page = showURL(c.last.Request.URL)
+		page = messageURL(c.last.Request.URL.String())
 		if u, ok := weblink.NextURL(c.last); ok {
-			next = showURL(u)
+			next = messageURL(u.String())
 		}
 	}
 	var ue *url.Error
@@ -269,7 +268,7 @@ func (c *command) fetchError(err error) error {
 	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))
 	case errors.As(err, &ue):
-		where := strings.ToUpper(ue.Op) + " " + clean(withoutUserinfo(ue.URL))
+		where := strings.ToUpper(ue.Op) + " " + messageURL(ue.URL)
 		if errors.As(err, &ne) && ne.Timeout() {
 			return fmt.Errorf("%s: no response within %v (-timeout)", where, c.opts.timeout)
 		}
@@ -286,6 +285,17 @@ func (c *command) fetchError(err error) error {
 		return fmt.Errorf("%w (-timeout %v)", err, c.opts.timeout)
 	}
 	return err
+}
+
+// maxMessageURL is the most bytes of a URL that a message shows: a server
+// can redirect to a URL of nearly 1 MiB.
+const maxMessageURL = 200
+
+// messageURL returns s, a URL, as a message shows it: without userinfo,
+// with what a terminal would interpret escaped, and cut to maxMessageURL
+// bytes, as a reason phrase is cut.
+func messageURL(s string) string {
+	return shortenTo(clean(withoutUserinfo(s)), maxMessageURL)
 }
 
 // showURL returns u as the command shows it: without userinfo, which

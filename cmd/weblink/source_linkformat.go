@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"mime"
@@ -16,7 +17,8 @@ const maxLinkFormat = 16 << 20
 
 // linkformatStdinSource returns the source of -linkformat without -url:
 // standard input, at most 1 MiB, as one application/link-format document
-// (RFC 6690), whatever its first line.
+// (RFC 6690), whatever its first line; a UTF-8 byte order mark at its
+// start is skipped, as for the other inputs.
 func linkformatStdinSource(stdin io.Reader) source {
 	return func(c *command) error {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
@@ -26,6 +28,7 @@ func linkformatStdinSource(stdin io.Reader) source {
 		if len(b) > maxInput {
 			return errTooLarge
 		}
+		b = bytes.TrimPrefix(b, []byte(byteOrderMark))
 		return c.show(page{heads: []head{{base: c.opts.baseURL}}, linkformat: &document{text: b, line: 1}})
 	}
 }
@@ -40,7 +43,6 @@ func linkformatFetchSource(c *command) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 	for resp, err := range fetchOne(c.client, req) {
 		if err != nil {
 			return c.fetchError(err)
@@ -58,11 +60,14 @@ func linkformatFetchSource(c *command) error {
 // of the response are not read: the body holds the links.
 func (c *command) showLinkFormat(resp *http.Response) error {
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLinkFormat+1))
-	if err != nil {
-		return fmt.Errorf("GET %s: reading the body: %w", showURL(resp.Request.URL), err)
+	switch {
+	case err != nil && c.cutShort(err):
+		return c.bodyCut(resp.Request.URL)
+	case err != nil:
+		return fmt.Errorf("GET %s: reading the body: %w", messageURL(resp.Request.URL.String()), err)
 	}
 	if len(b) > maxLinkFormat {
-		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", showURL(resp.Request.URL))
+		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", messageURL(resp.Request.URL.String()))
 	}
 	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL), base: c.responseBase(resp)}
 	if err := c.show(page{heads: []head{h}, linkformat: &document{text: b, line: 1}}); err != nil {

@@ -131,3 +131,26 @@ func TestLinkTemplateShown(t *testing.T) {
 		"          next  "+canonical.URL+"/a\n"+
 		fmt.Sprintf("template  item  %-*s%s\n", w, "/widgets/{widget_id}", "var-base=/vars/"))
 }
+
+func TestOnlyTemplates(t *testing.T) {
+	// -rel, -format and -check have no links to show when there are only
+	// templated links, and say why; before: "no links found", while the
+	// table shows them. -next says nothing, as on a last page.
+	const tmpl = `Link-Template: "/{x}"; rel="item"`
+	const why = "weblink: no links found, only 1 templated link (Link-Template), which the table and -json show\n"
+	for _, c := range []struct {
+		args   []string
+		stdout string
+		stderr string
+	}{
+		{[]string{"-rel", "item", tmpl}, "", why},
+		{[]string{"-format", tmpl}, "", why},
+		{[]string{"-check", tmpl}, "0 links: 0 errors, 0 warnings\n", why},
+		{[]string{"-next", tmpl}, "", ""},
+	} {
+		r := runBinary(t, "", c.args...)
+		if r.code != exitNone || r.stdout != c.stdout || r.stderr != c.stderr {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1, %q and %q", c.args, r.code, r.stdout, r.stderr, c.stdout, c.stderr)
+		}
+	}
+}
