@@ -83,7 +83,7 @@ func (e *StatusError) Error() string {
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
 // PageOption configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext] or [WaitRateLimits].
+// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits] or [Parallel].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
@@ -92,6 +92,7 @@ type pageConfig struct {
 	beforeNext  func(prev *http.Response, next *http.Request) error
 	maxWait     time.Duration    // WaitRateLimits; <= 0: rate limits are not waited out
 	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
+	parallel    int              // Parallel; < 2: one page at a time
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -262,6 +263,7 @@ type pager struct {
 	origin    origin          // of the first page's final URL: where next links may lead
 	visited   map[string]bool // URLs requested or reached, as visitKey
 	waited    time.Duration   // the rate-limit waits of this iteration so far
+	gate      *pauseGate      // Parallel's requests not yet sent wait at it; nil otherwise
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -286,7 +288,12 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if !p.yieldPage(yield, resp, err) || err != nil {
+		if n == 1 && err == nil && p.cfg.parallel > 1 {
+			var more bool
+			if resp, n, more = p.parallel(yield, resp); !more { // pages 1 to n
+				return
+			}
+		} else if !p.yieldPage(yield, resp, err) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -352,6 +359,9 @@ func (p *pager) ctxErr() error {
 // not 2xx, the error to yield with it; or a nil response and the error.
 func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 	for try := 0; ; try++ {
+		if err := p.gate.wait(p.ctx); err != nil {
+			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
+		}
 		if err := p.ctxErr(); err != nil {
 			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
 		}
@@ -464,6 +474,22 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if u == nil {
 		return nil, err
 	}
+	next, err := p.linkRequest(p.reqCtx, prev, n, u)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.waitReset(prev, n+1, u); err != nil {
+		return nil, err
+	}
+	if next.Context() != p.reqCtx { // renewed by the drain
+		next = next.WithContext(p.reqCtx)
+	}
+	return next, p.beforeNext(prev, next)
+}
+
+// linkRequest checks u, the link from prev, the n-th page, to the page
+// after it, and returns the request for it, with context ctx.
+func (p *pager) linkRequest(ctx context.Context, prev *http.Response, n int, u *url.URL) (*http.Request, error) {
 	// The URLs are written out for errors only.
 	from := func() string { return showURL(prev.Request.URL) }
 	o := originOf(u)
@@ -481,7 +507,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from(), showURL(u))
 	}
 	p.visited[key] = true
-	next := p.req.WithContext(p.reqCtx) // a shallow copy; what changes is copied below
+	next := p.req.WithContext(ctx) // a shallow copy; what changes is copied below
 	next.URL = u
 	next.Header = p.req.Header.Clone()
 	if p.req.Trailer != nil {
@@ -494,21 +520,24 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if !p.credentialsTo(o) {
 		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
 	}
-	if err := p.waitReset(prev, n+1, u); err != nil {
-		return nil, err
-	}
-	if next.Context() != p.reqCtx { // renewed by the drain
-		next = next.WithContext(p.reqCtx)
-	}
-	if f := p.cfg.beforeNext; f != nil {
-		if err := f(prev, next); err != nil {
-			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), from(), err)
-		}
-		if next.URL != u { // BeforeNext's own: remembered as visited too
-			p.visited[visitKey(next.URL)] = true
-		}
-	}
 	return next, nil
+}
+
+// beforeNext calls the BeforeNext function, if any, for next, the request
+// for the page after prev.
+func (p *pager) beforeNext(prev *http.Response, next *http.Request) error {
+	f := p.cfg.beforeNext
+	if f == nil {
+		return nil
+	}
+	u := next.URL
+	if err := f(prev, next); err != nil {
+		return fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), showURL(prev.Request.URL), err)
+	}
+	if next.URL != u { // BeforeNext's own: remembered as visited too
+		p.visited[visitKey(next.URL)] = true
+	}
+	return nil
 }
 
 // NextURL returns the target of the first link of resp with relation type

@@ -94,11 +94,20 @@ func (p *pager) waitReset(prev *http.Response, n int, to *url.URL) error {
 // admit adds wait to the waits of the iteration, or returns an error
 // wrapping ErrRateLimited when that would pass maxWait.
 func (p *pager) admit(wait time.Duration) error {
-	if wait > p.cfg.maxWait-p.waited {
-		return fmt.Errorf("%w: the server asks to wait %v, and %v has been waited of WaitRateLimits(%v)",
-			ErrRateLimited, wait.Round(time.Millisecond), p.waited.Round(time.Millisecond), p.cfg.maxWait)
+	if p.gate != nil {
+		return p.gate.admit(wait, p.admitTo) // Parallel's requests share the waits
 	}
-	p.waited += wait
+	return p.admitTo(&p.waited, wait)
+}
+
+// admitTo adds wait to waited, or returns an error wrapping ErrRateLimited
+// when that would pass maxWait.
+func (p *pager) admitTo(waited *time.Duration, wait time.Duration) error {
+	if wait > p.cfg.maxWait-*waited {
+		return fmt.Errorf("%w: the server asks to wait %v, and %v has been waited of WaitRateLimits(%v)",
+			ErrRateLimited, wait.Round(time.Millisecond), waited.Round(time.Millisecond), p.cfg.maxWait)
+	}
+	*waited += wait
 	return nil
 }
 
