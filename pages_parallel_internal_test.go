@@ -1,0 +1,82 @@
+package weblink
+
+import (
+	"net/url"
+	"testing"
+)
+
+// Rule 45: which next and last links make a series of numbered pages.
+func TestPredictSeries(t *testing.T) {
+	for _, tc := range []struct {
+		page, next, last string
+		next2            string // the URL predicted for the page after next; "" when not predicted
+		from, to         int
+	}{
+		{"https://api.github.com/r/issues?page=1", "https://api.github.com/r/issues?page=2", "https://api.github.com/r/issues?page=9", "https://api.github.com/r/issues?page=3", 2, 9},
+		{"https://a/i", "https://a/i?per_page=100&page=2", "https://a/i?per_page=100&page=50", "https://a/i?per_page=100&page=3", 2, 50}, // no parameter: page 1
+		{"https://a/i?page=4&x=y", "https://a/i?page=5&x=y", "https://a/i?page=5&x=y", "", 0, 0},                                         // next is last: nothing ahead
+		{"http://h:3000/items?_page=1&_limit=5", "http://h:3000/items?_page=2&_limit=5", "http://h:3000/items?_page=5&_limit=5", "http://h:3000/items?_page=3&_limit=5", 2, 5},
+		{"https://a/i?page=0", "https://a/i?page=1", "https://a/i?page=3", "https://a/i?page=2", 1, 3}, // zero-based
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=1000000000000", "https://a/i?page=3", 2, 1000000000000},
+		{"https://a/i?page=1", "https://a/i?page=2#f", "https://a/i?page=9#f", "https://a/i?page=3#f", 2, 9},
+		// Not a series:
+		{"https://a/i?page=1", "https://a/i?page=2", "", "", 0, 0},                                      // no last
+		{"https://a/i?page=1", "https://a/i?page=2", "https://b/i?page=9", "", 0, 0},                    // another host
+		{"https://a/i?page=1", "https://a/i?page=2", "http://a/i?page=9", "", 0, 0},                     // another scheme
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a:8443/i?page=9", "", 0, 0},               // another port
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/j?page=9", "", 0, 0},                    // another path
+		{"https://a/i?page=1", "https://a/i?page=2", "https://u@a/i?page=9", "", 0, 0},                  // userinfo
+		{"https://a/i?page=1", "https://a/i?page=2&x=1", "https://a/i?page=9&x=2", "", 0, 0},            // two values differ
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=9&x=2", "", 0, 0},                // an element more
+		{"https://a/i?page=1", "https://a/i?page=2&x=1", "https://a/i?page=9", "", 0, 0},                // an element less
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?pages=9", "", 0, 0},                   // another name
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=z9", "", 0, 0},                   // not a number
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=-9", "", 0, 0},                   // a sign
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=+9", "", 0, 0},                   // a sign
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=09", "", 0, 0},                   // a leading zero
+		{"https://a/i?page=1", "https://a/i?page=02", "https://a/i?page=9", "", 0, 0},                   // a leading zero
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=99999999999999999999", "", 0, 0}, // beyond an int
+		{"https://a/i?page=1", "https://a/i?page=2", "https://a/i?page=", "", 0, 0},                     // empty
+		{"https://a/i?page=1", "https://a/i?c=ab", "https://a/i?c=zz", "", 0, 0},                        // a cursor
+		{"https://a/i?page=2", "https://a/i?page=2", "https://a/i?page=9", "", 0, 0},                    // next is not current+1
+		{"https://a/i?page=1", "https://a/i?page=3", "https://a/i?page=9", "", 0, 0},                    // skips a page
+		{"https://a/i", "https://a/i?page=3", "https://a/i?page=9", "", 0, 0},                           // no parameter is page 1
+		{"https://a/i?page=8", "https://a/i?page=9", "https://a/i?page=3", "", 0, 0},                    // next beyond last
+		{"https://a/i?page=1&page=1", "https://a/i?page=2", "https://a/i?page=9", "", 0, 0},             // current page twice
+		{"https://a/i?page=1", "https://a/i?page=2&page=2", "https://a/i?page=9&page=2", "", 0, 0},      // the parameter twice
+		{"https://a/i?page=x", "https://a/i?page=2", "https://a/i?page=9", "", 0, 0},                    // current is no number
+		{"https://a/i?page=1", "https://a/i?2", "https://a/i?9", "", 0, 0},                              // no name
+	} {
+		page, next, last := parse(t, tc.page), parse(t, tc.next), parse(t, tc.last)
+		s, ok := predictSeries(page, next, last)
+		if ok != (tc.from != 0) {
+			t.Errorf("%s → %s … %s: predicted %v, want %v", tc.page, tc.next, tc.last, ok, !ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if s.next != tc.from || s.last != tc.to {
+			t.Errorf("%s → %s … %s: pages %d to %d, want %d to %d", tc.page, tc.next, tc.last, s.next, s.last, tc.from, tc.to)
+		}
+		if got := s.url(s.next).String(); got != tc.next {
+			t.Errorf("%s: page %d is %s, want the next link", tc.next, s.next, got)
+		}
+		if tc.next2 != "" {
+			if got := s.url(s.next + 1).String(); got != tc.next2 {
+				t.Errorf("%s: page %d is %s, want %s", tc.next, s.next+1, got, tc.next2)
+			}
+		}
+	}
+}
+
+func parse(t *testing.T, s string) *url.URL {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
