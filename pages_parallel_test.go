@@ -539,7 +539,9 @@ func TestParallelCredentials(t *testing.T) {
 
 // Rule 48: a page refused by a rate limit pauses every request not yet
 // sent until the time the server gave; the refused page is requested again
-// then, and the pages come in order.
+// then, and the pages come in order. Page 5 is refused at once while pages
+// 2 and 3 are slow: pages 6 and 7, launched when those are taken, wait for
+// the pause.
 func TestParallelRateLimitPauses(t *testing.T) {
 	const pages = 12
 	var (
@@ -549,10 +551,11 @@ func TestParallelRateLimitPauses(t *testing.T) {
 	)
 	a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			page := r.URL.Query().Get("page")
 			mu.Lock()
 			now := time.Now()
 			times = append(times, now)
-			first := r.URL.Query().Get("page") == "4" && refused.IsZero()
+			first := page == "5" && refused.IsZero()
 			if first {
 				refused = now
 			}
@@ -562,7 +565,9 @@ func TestParallelRateLimitPauses(t *testing.T) {
 				http.Error(w, "slow down", http.StatusTooManyRequests)
 				return
 			}
-			time.Sleep(20 * time.Millisecond)
+			if page == "2" || page == "3" {
+				time.Sleep(300 * time.Millisecond)
+			}
 			items.ServeHTTP(w, r)
 		})
 	})
@@ -579,7 +584,7 @@ func TestParallelRateLimitPauses(t *testing.T) {
 	// Requests already sent when the 429 came may arrive just after it;
 	// none may arrive later in the pause.
 	for _, at := range times {
-		if d := at.Sub(refused); d > 200*time.Millisecond && d < 900*time.Millisecond {
+		if d := at.Sub(refused); d > 100*time.Millisecond && d < 900*time.Millisecond {
 			t.Errorf("a request arrived %v after the 429, in the pause", d)
 		}
 	}
@@ -620,7 +625,8 @@ func TestParallelRateLimitGivesUp(t *testing.T) {
 }
 
 // Rule 48: a 2xx page saying no request is left pauses the requests not yet
-// sent until its reset.
+// sent until its reset. Page 2 answers after page 3; page 4, launched when
+// page 2 is taken, waits for the reset.
 func TestParallelRemainingZeroPauses(t *testing.T) {
 	const pages = 8
 	var (
@@ -631,18 +637,18 @@ func TestParallelRemainingZeroPauses(t *testing.T) {
 	a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
-			if !spent.IsZero() {
-				if d := time.Since(spent); d > 200*time.Millisecond && d < 900*time.Millisecond {
-					late = append(late, r.URL.RequestURI())
-				}
-			}
-			if r.URL.Query().Get("page") == "2" {
-				spent = time.Now()
-				w.Header().Set("X-RateLimit-Remaining", "0")
-				w.Header().Set("X-RateLimit-Reset", "1")
+			if !spent.IsZero() && time.Since(spent) < 900*time.Millisecond {
+				late = append(late, r.URL.RequestURI())
 			}
 			mu.Unlock()
-			time.Sleep(10 * time.Millisecond)
+			if r.URL.Query().Get("page") == "2" {
+				time.Sleep(100 * time.Millisecond)
+				w.Header().Set("X-RateLimit-Remaining", "0")
+				w.Header().Set("X-RateLimit-Reset", "1")
+				mu.Lock()
+				spent = time.Now()
+				mu.Unlock()
+			}
 			items.ServeHTTP(w, r)
 		})
 	})
