@@ -157,7 +157,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // https URL, else the only thing yielded is an error wrapping [ErrPageMethod]
 // or [ErrPageScheme], before any request is sent. The next page is requested
 // only when the loop body for the current page returns (there is no
-// prefetching); at that moment the current body is closed, after reading
+// prefetching, unless [Parallel] asks for it); at that moment the current body is closed, after reading
 // and discarding up to 2 KiB of what is left (as net/http does for a
 // redirect), for at most one second, so that the connection can be reused
 // without a slow server holding up the next page (the read is ended by
@@ -169,8 +169,8 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // whichever is first, with an error matching that context's error
 // ([errors.Is](err, context.Canceled) or context.DeadlineExceeded); a req
 // whose context is already done yields that one error and sends nothing.
-// Pages starts no goroutine of its own, and none outlives an iteration
-// (net/http runs its transport's as usual).
+// Pages starts no goroutine of its own (but those [Parallel] asks for), and
+// none outlives an iteration (net/http runs its transport's as usual).
 //
 // The origin of a URL is its scheme, host (compared case-insensitively) and
 // port, where an absent port is the scheme's default: https://a and

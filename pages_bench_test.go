@@ -148,7 +148,7 @@ func BenchmarkParallelPages(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
+			for range b.N {
 				n := 0
 				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
 					if err != nil {
@@ -183,7 +183,7 @@ func BenchmarkParallelPagesInMemory(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
+			for range b.N {
 				n := 0
 				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
 					if err != nil {
