@@ -80,3 +80,37 @@ func parse(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// FuzzPredictSeries guards rule 45 on any three URLs: no panic, and a
+// predicted series starts at the next link as written, which s.is accepts,
+// ends at the last link, and numbers its pages in the query alone.
+func FuzzPredictSeries(f *testing.F) {
+	f.Add("https://a/i?page=1", "https://a/i?page=2&per_page=9", "https://a/i?page=50&per_page=9")
+	f.Add("https://a/i", "https://a/i?x=&page=2", "https://a/i?x=&page=3")
+	f.Add("http://h/items?_page=1&_limit=5", "http://h/items?_page=2&_limit=5", "http://h/items?_page=5&_limit=5")
+	f.Add("https://a/i?page=1", "https://a/i?page=2&&", "https://a/i?page=9&&")
+	f.Fuzz(func(t *testing.T, page, next, last string) {
+		pu, err1 := url.Parse(page)
+		nu, err2 := url.Parse(next)
+		lu, err3 := url.Parse(last)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return
+		}
+		s, ok := predictSeries(pu, nu, lu)
+		if !ok {
+			return
+		}
+		if s.next > s.last || s.next < 0 {
+			t.Fatalf("pages %d to %d", s.next, s.last)
+		}
+		if got := s.url(s.next); got.String() != nu.String() || !s.is(nu, s.next) {
+			t.Errorf("page %d is %s, want the next link %s", s.next, got, nu)
+		}
+		if got := s.url(s.last); got.RawQuery != lu.RawQuery || !s.is(lu, s.last) {
+			t.Errorf("page %d has the query %q, want the last link's %q", s.last, got.RawQuery, lu.RawQuery)
+		}
+		if s.last > s.next && s.is(nu, s.next+1) {
+			t.Errorf("%s is both page %d and page %d", nu, s.next, s.next+1)
+		}
+	})
+}
