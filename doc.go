@@ -198,6 +198,43 @@
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
 //
+// # Long runs: rate limits, errors, resuming
+//
+//  40. With [WaitRateLimits], a refusal that says how long to wait
+//     (Retry-After, or a remaining count of 0 and a reset) is waited that
+//     long. A 429 that says neither, and a 403 whose body's first 2 KiB
+//     hold "rate limit" (ASCII case-insensitive; also when
+//     X-RateLimit-Remaining is above 0), are backed off as GitHub documents
+//     for its secondary rate limits: 60 s before the first retry of that
+//     page, doubled for each further such refusal of the same page (60,
+//     120, 240 s...); refusals that said how long do not count. A 503
+//     without Retry-After stays an error. Every wait is within maxWait and
+//     the 10 retries of a page; a wait that would pass maxWait is not slept.
+//     The 2 KiB read to recognise a 403 is put back: a response yielded
+//     with an error reads from its first byte.
+//  41. A [RateLimiter] is WaitRateLimits shared by every iteration given
+//     its [RateLimiter.PageOption], concurrent or later: what one of them
+//     learns (a Retry-After, a reset, a backoff of rule 40, a 2xx page
+//     saying the limit is spent) is a time T until which the API is limited,
+//     and every request of every one of them, the first included, waits
+//     until T. Each iteration's own waits still add up to at most maxWait;
+//     a wait that would pass it ends the iteration at once with
+//     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
+//  42. A [*StatusError] carries the response's Header and the first 2 KiB
+//     of its Body (nil when empty), read before the response is yielded;
+//     [Pages] puts them back in front of the rest, so that resp.Body in the
+//     loop still reads from byte 0 (a server that takes more than a second
+//     to send them has the body cut where it was), and [Items], which closes
+//     the body, leaves them in the error. A larger body costs 2 KiB, no
+//     more. [StatusError.Error] shows neither: they are the peer's raw text.
+//  43. Resuming: [BeforeNext] runs once the loop body has taken every item
+//     of the previous page, and its next.URL is the checkpoint of a long
+//     run: a new [Pages] or [Items] on a request for that URL yields the
+//     rest, no item of a finished page again. The page under way when a run
+//     stopped is requested again whole, so its first items come twice: make
+//     what the loop body does idempotent, or commit a page's effects with
+//     the checkpoint.
+//
 // # Parallel pages
 //
 // [Parallel](n) lets [Pages] and [Items] request up to n pages at a time
@@ -234,12 +271,15 @@
 //     page at a time. A page that is not 2xx, or any other error, ends the
 //     iteration in its place, as it would one page at a time.
 //  48. [MaxPages](m) counts yielded pages: no page beyond m is requested.
-//     With [WaitRateLimits], a page refused by a rate limit, or a 2xx page
-//     whose remaining count is 0, pauses every request not yet sent until
-//     the time the server gave (the refused page is then requested again);
-//     the waits of the iteration are the time it was paused, in all, and
-//     when a pause would pass maxWait no more requests are sent and the
-//     refused page ends the iteration, in order, with [ErrRateLimited].
+//     With [WaitRateLimits] or a [RateLimiter], a page refused by a rate
+//     limit, or a 2xx page whose remaining count is 0, pauses every request
+//     not yet sent until the time the server gave (rules 40 and 41; the
+//     refused page is then requested again). Requests of the iteration
+//     waiting at once for the same time are charged to maxWait once: the
+//     iteration's waits are the time it was paused, in all. When a pause
+//     would pass maxWait, no more requests are sent, and the first page in
+//     order that was refused or not sent ends the iteration with
+//     [ErrRateLimited].
 //  49. [BeforeNext] runs in the goroutine that ranges over the sequence,
 //     for each request before it is sent, which is ahead of the loop body:
 //     its prev is the latest page received in order (whose body it must not

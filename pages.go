@@ -1,6 +1,7 @@
 package weblink
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,10 +59,19 @@ var (
 // status code is not 2xx. The response is yielded with it, so the caller can
 // still read the body, which often says what went wrong. Iteration stops
 // after it.
+//
+// It also carries what the server said (rule 42), for [Items], which closes
+// the body, and for callers that only have the error: the response's header
+// and the first 2 KiB of its body, read before the response is yielded and
+// put back in front of the rest, so that resp.Body still reads from its
+// first byte. Both are as the peer sent them: [StatusError.Error] shows
+// neither.
 type StatusError struct {
-	StatusCode int    // e.g. 500
-	Status     string // e.g. "500 Internal Server Error"
-	URL        string // the URL of the request that got the response, after redirects, without userinfo
+	StatusCode int         // e.g. 500
+	Status     string      // e.g. "500 Internal Server Error"
+	URL        string      // the URL of the request that got the response, after redirects, without userinfo
+	Header     http.Header // the response's header
+	Body       []byte      // the first 2 KiB of the response body at most (GitHub's {"message": ...}); nil when empty
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
@@ -83,16 +93,19 @@ func (e *StatusError) Error() string {
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
 // PageOption configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits] or [Parallel].
+// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits],
+// [RateLimiter.PageOption] or [Parallel].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
 	maxPages    int // < 1: no limit
 	crossOrigin bool
 	beforeNext  func(prev *http.Response, next *http.Request) error
-	maxWait     time.Duration    // WaitRateLimits; <= 0: rate limits are not waited out
-	now         func() time.Time // the clock for HTTP-dates and Unix times; nil: time.Now
-	parallel    int              // Parallel; < 2: one page at a time
+	maxWait     time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
+	limit       limiter                                          // a RateLimiter's, shared; nil: the iteration's own
+	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
+	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
+	parallel    int                                              // Parallel; < 2: one page at a time
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -123,6 +136,10 @@ func AllowCrossOrigin() PageOption {
 // calling it, and waits for a rate limit that prev says is spent before it
 // too; it does not check next again afterwards: changes made here are the
 // caller's responsibility.
+//
+// It runs once the loop body has taken every item of prev (rule 43): next.URL
+// is the checkpoint of a long run, from which a new Pages or [Items] yields
+// the rest after a crash (see the resume example of Items).
 func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOption {
 	return func(c *pageConfig) { c.beforeNext = f }
 }
@@ -210,7 +227,11 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{req: req, cfg: cfg}
+		p := pager{req: req, cfg: cfg, limit: cfg.limit}
+		if p.limit == nil {
+			p.limit = new(limitUntil)
+		}
+		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
 		p.run(ctx, yield)
 	}
@@ -262,8 +283,8 @@ type pager struct {
 	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
 	origin    origin          // of the first page's final URL: where next links may lead
 	visited   map[string]bool // URLs requested or reached, as visitKey
-	waited    time.Duration   // the rate-limit waits of this iteration so far
-	gate      *pauseGate      // Parallel's requests not yet sent wait at it; nil otherwise
+	limit     limiter         // when the API is limited until: the iteration's own, or a RateLimiter's
+	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -358,12 +379,20 @@ func (p *pager) ctxErr() error {
 // WaitRateLimits says so. It returns the response and, for a status that is
 // not 2xx, the error to yield with it; or a nil response and the error.
 func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
+	backoffs := 0 // refusals of this page that said neither how long nor when
 	for try := 0; ; try++ {
-		if err := p.gate.wait(p.ctx); err != nil {
-			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
-		}
 		if err := p.ctxErr(); err != nil {
 			return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n, showURL(req.URL), err)
+		}
+		if err := p.awaitLimit(p.ctx); err != nil {
+			again := ""
+			if try > 0 {
+				again = " again"
+			}
+			return nil, fmt.Errorf("weblink: page %d of %s not requested%s: %w", n, showURL(req.URL), again, err)
+		}
+		if req.Context() != p.reqCtx { // renewed by a drain
+			req = req.WithContext(p.reqCtx)
 		}
 		resp, err := p.client.Do(req)
 		if err != nil {
@@ -381,14 +410,18 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			p.visited[visitKey(resp.Request.URL)] = true
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			p.learnReset(resp.Header)
 			return resp, nil
 		}
+		body := p.readAhead(resp)
 		serr := &StatusError{
 			StatusCode: resp.StatusCode,
 			Status:     resp.Status,
 			URL:        redacted(resp.Request.URL),
+			Header:     resp.Header,
+			Body:       bytes.Clone(body), // the caller's to keep: body still feeds resp.Body
 		}
-		wait, err := p.retryWait(resp, try, serr)
+		wait, err := p.retryWait(resp, body, try, &backoffs, serr)
 		if wait < 0 || err != nil {
 			if err == nil {
 				err = serr
@@ -400,13 +433,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			return resp, serr
 		}
 		p.release(resp, true)
-		if err := p.sleep(wait); err != nil {
-			return nil, fmt.Errorf("weblink: page %d of %s not requested again: waiting %v for its rate limit: %w", n, showURL(req.URL), wait, err)
-		}
-		if again.Context() != p.reqCtx { // renewed by the drain
-			again = again.WithContext(p.reqCtx)
-		}
-		req = again
+		req = again // after the wait, at the top of the loop
 	}
 }
 
@@ -478,8 +505,8 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.waitReset(prev, n+1, u); err != nil {
-		return nil, err
+	if err := p.awaitLimit(p.ctx); err != nil { // for the reset of a limit prev says is spent
+		return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n+1, showURL(u), err)
 	}
 	if next.Context() != p.reqCtx { // renewed by the drain
 		next = next.WithContext(p.reqCtx)

@@ -87,15 +87,17 @@ func TestWaitRateLimitsHostileValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var at []time.Time
-			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 429, tc.h, &at, &mu))
+			// 403, not 429: a 429 that says no usable wait is backed off
+			// (rule 40), a 403 whose body does not say "rate limit" is not.
+			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 403, tc.h, &at, &mu))
 			start := time.Now()
 			r := collect(t, weblink.Pages(context.Background(), nil, getItems(t, a.URL), weblink.WaitRateLimits(time.Hour)))
 			if d := time.Since(start); d > time.Second {
 				t.Errorf("took %v", d)
 			}
 			var se *weblink.StatusError
-			if !errors.As(r.err, &se) || se.StatusCode != 429 || errors.Is(r.err, weblink.ErrRateLimited) != tc.waited || len(at) != 1 {
-				t.Errorf("error %v after %d requests; want a *StatusError 429, ErrRateLimited %v, 1 request", r.err, len(at), tc.waited)
+			if !errors.As(r.err, &se) || se.StatusCode != 403 || errors.Is(r.err, weblink.ErrRateLimited) != tc.waited || len(at) != 1 {
+				t.Errorf("error %v after %d requests; want a *StatusError 403, ErrRateLimited %v, 1 request", r.err, len(at), tc.waited)
 			}
 		})
 	}

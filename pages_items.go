@@ -26,8 +26,8 @@ import (
 // decode reads the page's body; Pages closes it afterwards, also when the
 // loop body breaks in the middle of a page. [JSONItems] decodes a JSON array.
 // The first error ends the iteration, yielded with the zero T: an error from
-// Pages (for a page that is not 2xx, a [*StatusError], whose response body is
-// closed unread), or an error from decode, wrapped ([errors.Is] and [errors.As]
+// Pages (for a page that is not 2xx, a [*StatusError]: the response body is
+// closed, and the error carries its header and first 2 KiB), or an error from decode, wrapped ([errors.Is] and [errors.As]
 // find it) in an error that names the page URL. Each range over the
 // sequence starts again from req. A nil decode yields only an error, before
 // any request is sent.

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Parallel makes [Pages] (and [Items]) request up to n pages at a time when
@@ -35,10 +34,11 @@ import (
 // paging goes on from that page's own next link, one page at a time.
 // MaxPages(m) counts yielded pages: no page beyond m is requested.
 //
-// With [WaitRateLimits], a page refused by a rate limit (or a page saying
-// that none is left) pauses every request not yet sent until the time the
-// server gave; the waits of the iteration are the time it was paused, in
-// all, within maxWait.
+// With [WaitRateLimits] or a [RateLimiter], a page refused by a rate limit
+// (or a page saying that none is left) pauses every request not yet sent
+// until the time the server gave; the waits of the iteration are the time
+// it was paused, in all, within maxWait. With a RateLimiter the pause is
+// shared with the other iterations given its PageOption.
 //
 // Parallel runs up to n goroutines of its own, one for each request in
 // flight, which the caller asks for by giving it; they end before the
@@ -264,7 +264,8 @@ type parallelRun struct {
 }
 
 // parallelSlot fetches one page at a time with a copy of the pager of its
-// own, so that the goroutines share nothing but the client and the gate.
+// own, so that the goroutines share nothing but the client, the limiter
+// and the wait budget, which are safe for concurrent use.
 type parallelSlot struct {
 	w   pager
 	res chan pageResult // buffered: a goroutine never waits to hand its page over
@@ -281,9 +282,6 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 	n := min(p.cfg.parallel, s.last-s.next+1)
 	r := &parallelRun{p: p, s: s, slots: make([]parallelSlot, n), sent: s.next - 1, taken: s.next - 1}
 	r.ctx, r.cancel = context.WithCancel(p.ctx)
-	if p.cfg.maxWait > 0 {
-		p.gate = &pauseGate{waited: p.waited}
-	}
 	for i := range r.slots {
 		sl := &r.slots[i]
 		sl.w = *p
@@ -299,7 +297,6 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 // full (rules 46 and 47).
 func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	p := r.p
-	p.pauseForReset(first)
 	for range r.slots {
 		r.launch(first)
 	}
@@ -356,15 +353,13 @@ func (r *parallelRun) launch(prev *http.Response) {
 	go r.fetch(sl, req, k)
 }
 
-// fetch fetches page k in its own goroutine and hands it to its slot. A
-// page saying that the rate limit is spent pauses the requests not yet
-// sent (rule 48).
+// fetch fetches page k in its own goroutine and hands it to its slot. The
+// copy of the pager it fetches with shares the iteration's limiter and
+// wait budget: a page refused by a rate limit, or saying that it is spent,
+// pauses every request not yet sent (rule 48).
 func (r *parallelRun) fetch(sl *parallelSlot, req *http.Request, k int) {
 	defer r.wg.Done()
 	resp, err := sl.w.fetch(req, k)
-	if err == nil && k < r.s.last {
-		sl.w.pauseForReset(resp)
-	}
 	sl.res <- pageResult{resp, err}
 }
 
@@ -398,83 +393,10 @@ func (r *parallelRun) discard() {
 	r.wg.Wait()
 }
 
-// stop discards what is left of the run and hands the waits back to the
-// pager, which goes on one page at a time.
+// stop discards what is left of the run.
 func (r *parallelRun) stop() {
 	r.discard()
 	for i := range r.slots {
 		r.slots[i].w.cancelReq()
 	}
-	if g := r.p.gate; g != nil {
-		r.p.waited, r.p.gate = g.waited, nil
-	}
-}
-
-// pauseForReset pauses the requests not yet sent until the reset of a rate
-// limit that resp, a 2xx page, says is spent (rule 48). When WaitRateLimits
-// will not wait that long, they are not sent: the gate's admit closes it.
-func (p *pager) pauseForReset(resp *http.Response) {
-	if p.gate == nil {
-		return
-	}
-	wait, ok := resetWait(resp.Header, p.now())
-	if !ok {
-		return
-	}
-	_ = p.admit(wait) // an error closes the gate
-}
-
-// pauseGate is where the requests of Parallel that are not yet sent wait
-// while a rate limit lasts (rule 48).
-type pauseGate struct {
-	mu     sync.Mutex
-	until  time.Time     // no request is sent before it
-	waited time.Duration // how long, in all, the gate has been closed
-	err    error         // a wait that WaitRateLimits refused: nothing more is sent
-}
-
-// wait waits until the gate opens or ctx is done, and returns the error
-// that closed it for good, if any. A nil gate is always open.
-func (g *pauseGate) wait(ctx context.Context) error {
-	if g == nil {
-		return nil
-	}
-	for {
-		g.mu.Lock()
-		d, err := time.Until(g.until), g.err
-		g.mu.Unlock()
-		if err != nil || d <= 0 {
-			return err
-		}
-		timer := time.NewTimer(d)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return nil // the request fails with ctx's error
-		}
-	}
-}
-
-// admit closes the gate for wait from now, with add, the rate-limit
-// admission of the pager, counting only the time by which this extends the
-// pause.
-func (g *pauseGate) admit(wait time.Duration, add func(waited *time.Duration, wait time.Duration) error) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	now := time.Now()
-	end, from := now.Add(wait), g.until
-	if from.Before(now) {
-		from = now
-	}
-	if err := add(&g.waited, max(end.Sub(from), 0)); err != nil {
-		if g.err == nil {
-			g.err = err // the budget is spent: nothing more is sent
-		}
-		return err
-	}
-	if end.After(g.until) {
-		g.until = end
-	}
-	return nil
 }

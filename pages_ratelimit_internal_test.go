@@ -90,33 +90,36 @@ func TestRefusedWait(t *testing.T) {
 		status int
 		h      http.Header
 		want   time.Duration
-		ok     bool
+		kind   refusal
 	}{
-		{"429 Retry-After", 429, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"503 Retry-After", 503, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"403 Retry-After", 403, http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
-		{"first Retry-After line", 429, http.Header{"Retry-After": {"3", "9"}}, 3 * time.Second, true},
-		{"500 Retry-After", 500, http.Header{"Retry-After": {"3"}}, 0, false},
-		{"301 Retry-After", 301, http.Header{"Retry-After": {"3"}}, 0, false},
-		{"GitHub 403", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"GitHub 429", 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"GitLab 429", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 30 * time.Second, true},
-		{"IETF draft seconds", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, 7 * time.Second, true},
-		{"remaining 00", 403, http.Header{"X-Ratelimit-Remaining": {" 00 "}, "X-Ratelimit-Reset": {"7"}}, 7 * time.Second, true},
-		{"503 with only a reset", 503, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"Retry-After wins", 429, http.Header{"Retry-After": {"3"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 3 * time.Second, true},
-		{"bad Retry-After, good reset", 429, http.Header{"Retry-After": {"x"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"4"}}, 4 * time.Second, true},
-		{"remaining not 0", 403, http.Header{"X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"remaining empty", 403, http.Header{"X-Ratelimit-Remaining": {""}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"remaining -0", 403, http.Header{"X-Ratelimit-Remaining": {"-0"}, "X-Ratelimit-Reset": {reset}}, 0, false},
-		{"reset of the other family", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 0, false},
-		{"second family", 403, http.Header{"X-Ratelimit-Remaining": {"5"}, "X-Ratelimit-Reset": {"1"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"2"}}, 2 * time.Second, true},
-		{"403 plain", 403, http.Header{}, 0, false},
+		{"429 Retry-After", 429, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"503 Retry-After", 503, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"403 Retry-After", 403, http.Header{"Retry-After": {"3"}}, 3 * time.Second, told},
+		{"first Retry-After line", 429, http.Header{"Retry-After": {"3", "9"}}, 3 * time.Second, told},
+		{"500 Retry-After", 500, http.Header{"Retry-After": {"3"}}, 0, notLimited},
+		{"301 Retry-After", 301, http.Header{"Retry-After": {"3"}}, 0, notLimited},
+		{"GitHub 403", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"GitHub 429", 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"GitLab 429", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 30 * time.Second, told},
+		{"IETF draft seconds", 429, http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, 7 * time.Second, told},
+		{"remaining 00", 403, http.Header{"X-Ratelimit-Remaining": {" 00 "}, "X-Ratelimit-Reset": {"7"}}, 7 * time.Second, told},
+		{"503 with only a reset", 503, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"Retry-After wins", 429, http.Header{"Retry-After": {"3"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 3 * time.Second, told},
+		{"bad Retry-After, good reset", 429, http.Header{"Retry-After": {"x"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"4"}}, 4 * time.Second, told},
+		{"remaining not 0", 403, http.Header{"X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"remaining empty", 403, http.Header{"X-Ratelimit-Remaining": {""}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"remaining -0", 403, http.Header{"X-Ratelimit-Remaining": {"-0"}, "X-Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"reset of the other family", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {reset}}, 0, notLimited},
+		{"second family", 403, http.Header{"X-Ratelimit-Remaining": {"5"}, "X-Ratelimit-Reset": {"1"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"2"}}, 2 * time.Second, told},
+		{"403 plain", 403, http.Header{}, 0, notLimited},
+		{"429 plain", 429, http.Header{}, 0, untold},
+		{"429 remaining 0, no reset", 429, http.Header{"X-Ratelimit-Remaining": {"0"}}, 0, untold},
+		{"429 Retry-After not a delay", 429, http.Header{"Retry-After": {"soon"}}, 0, untold},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := refusedWait(&http.Response{StatusCode: tc.status, Header: tc.h}, testNow)
-			if got != tc.want || ok != tc.ok {
-				t.Errorf("refusedWait = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			got, kind := refusedWait(&http.Response{StatusCode: tc.status, Header: tc.h}, nil, testNow)
+			if got != tc.want || kind != tc.kind {
+				t.Errorf("refusedWait = %v, %v; want %v, %v", got, kind, tc.want, tc.kind)
 			}
 		})
 	}
@@ -214,8 +217,8 @@ func FuzzRateLimitFields(f *testing.F) {
 			}
 		}
 		h := http.Header{"Retry-After": {s}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {s}}
-		if d, ok := refusedWait(&http.Response{StatusCode: 429, Header: h}, testNow); d < 0 || !ok && d != 0 {
-			t.Fatalf("refusedWait(%q) = %v, %v", s, d, ok)
+		if d, kind := refusedWait(&http.Response{StatusCode: 429, Header: h}, nil, testNow); d < 0 || kind == notLimited || kind == untold && d != 0 {
+			t.Fatalf("refusedWait(%q) = %v, %v", s, d, kind)
 		}
 	})
 }

@@ -353,7 +353,7 @@ func TestWaitRateLimitsNotARateLimit(t *testing.T) {
 		{"403 reset not a number", 403, map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "NaN"}, []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}},
 		{"503 without Retry-After", 503, map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0"}, []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}},
 		{"500 with Retry-After", 500, map[string]string{"Retry-After": "0"}, []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}},
-		{"429 Retry-After not a delay", 429, map[string]string{"Retry-After": "soon"}, []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}},
+		{"403 Retry-After not a delay", 403, map[string]string{"Retry-After": "soon"}, []weblink.PageOption{weblink.WaitRateLimits(time.Minute)}},
 		{"no option", 429, map[string]string{"Retry-After": "0"}, nil},
 		{"maxWait 0", 429, map[string]string{"Retry-After": "0"}, []weblink.PageOption{weblink.WaitRateLimits(0)}},
 		{"maxWait negative", 429, map[string]string{"Retry-After": "0"}, []weblink.PageOption{weblink.WaitRateLimits(-time.Second)}},

@@ -94,7 +94,8 @@
 //     Standard §13.2.3). A feed is decoded from the charset of its XML
 //     declaration.
 //  12. A response whose status is not 2xx gives its header links and a
-//     [*weblink.StatusError]; its body, an error page, is not read for links.
+//     [*weblink.StatusError]; its body, an error page, is not read for links
+//     (the StatusError carries its first 2 KiB, and the header).
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
 //     [ErrTruncated], and the rest is not downloaded.

@@ -94,8 +94,9 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 // X-Content-Type-Options: nosniff.
 //
 // A response whose status is not 2xx gives its header links with a
-// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])); its body is not
-// read. At most [MaxBytes] of a body are read (4 MiB by default). With
+// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])), which
+// carries the response's header and the first 2 KiB of its body; the body
+// is not read for links. At most [MaxBytes] of a body are read (4 MiB by default). With
 // [FollowLinksets], the linksets the resource points to are fetched and
 // their links appended.
 //
@@ -172,7 +173,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		errs = append(errs, err)
 	}
 	if !is2xx(resp.StatusCode) {
-		st := &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
+		st := statusError(resp, final)
 		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
 	}
 	f.body(resp, false)
@@ -293,6 +294,23 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 	}
 }
 
+// statusBodyBytes is how much of a refused response's body a StatusError
+// carries, as weblink.Pages reads it.
+const statusBodyBytes = 2 << 10
+
+// statusError is the *weblink.StatusError of resp, a response to u whose
+// status is not 2xx, with its header and the first 2 KiB of its body, read
+// here: the body is closed unread for links afterwards.
+func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
+	body := make([]byte, statusBodyBytes)
+	n, _ := io.ReadFull(resp.Body, body)
+	if body = body[:n:n]; n == 0 {
+		body = nil
+	}
+	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
+		Header: resp.Header, Body: body}
+}
+
 // fetchLinkset GETs the linkset at u and appends its links.
 func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -314,7 +332,7 @@ func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL
 		resp.Request = req
 	}
 	if !is2xx(resp.StatusCode) {
-		f.probs.add(&weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(resp.Request.URL)})
+		f.probs.add(statusError(resp, resp.Request.URL))
 		return
 	}
 	f.body(resp, true)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
@@ -164,9 +165,39 @@ func TestLinksStatus(t *testing.T) {
 	if !errors.As(err, &se) || !errors.Is(err, weblink.ErrStatus) {
 		t.Fatalf("error %v; want a *weblink.StatusError", err)
 	}
-	want := weblink.StatusError{StatusCode: 404, Status: "404 Not Found", URL: srv.URL + "/missing"}
-	if *se != want {
-		t.Errorf("StatusError %+v; want %+v", *se, want)
+	want := weblink.StatusError{StatusCode: 404, Status: "404 Not Found", URL: srv.URL + "/missing",
+		Body: []byte(`<link rel="body" href="/b">`)}
+	if diff := cmp.Diff(want, *se, cmpopts.IgnoreFields(weblink.StatusError{}, "Header")); diff != "" {
+		t.Errorf("StatusError mismatch (-want +got):\n%s", diff)
+	}
+	if se.Header.Get("Link") != `</h>; rel="help"` {
+		t.Errorf("StatusError.Header %v; want the response's", se.Header)
+	}
+}
+
+// TestLinksStatusBody: a StatusError carries the first 2 KiB of a large
+// error body, of the page and of a linkset it points to.
+func TestLinksStatusBody(t *testing.T) {
+	big := `{"message": "rate limit"}` + strings.Repeat("x", 1<<20)
+	mux := http.NewServeMux()
+	mux.Handle("/missing", respond(500, "application/json", big))
+	mux.Handle("/", respond(200, "text/plain", "", `</set>; rel="linkset"`))
+	mux.Handle("/set", respond(503, "application/json", big))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, path := range []string{"/missing", "/"} {
+		_, err := get(t, srv.URL+path, FollowLinksets())
+		var se *weblink.StatusError
+		if !errors.As(err, &se) {
+			t.Fatalf("%s: error %v; want a *weblink.StatusError", path, err)
+		}
+		if string(se.Body) != big[:2048] || cap(se.Body) > 2048 || se.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s: StatusError %d with a body of %d bytes (cap %d), header %v; want the first 2048 bytes and the header",
+				path, se.StatusCode, len(se.Body), cap(se.Body), se.Header)
+		}
+		if strings.Contains(err.Error(), "rate limit") {
+			t.Errorf("%s: error %q shows the body", path, err)
+		}
 	}
 }
 
