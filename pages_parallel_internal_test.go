@@ -1,8 +1,10 @@
 package weblink
 
 import (
+	"errors"
 	"net/url"
 	"testing"
+	"time"
 )
 
 // Rule 45: which next and last links make a series of numbered pages.
@@ -113,4 +115,31 @@ func FuzzPredictSeries(f *testing.F) {
 			t.Errorf("%s is both page %d and page %d", nu, s.next, s.next+1)
 		}
 	})
+}
+
+// Rule 48: waits for the same time, taken at once by several requests of
+// one iteration, are charged once; waits one after another add up.
+func TestWaitBudgetChargesOverlapOnce(t *testing.T) {
+	t0 := time.Unix(1e9, 0)
+	b := &waitBudget{max: 25 * time.Second}
+	for range 4 { // four requests waiting for the same reset
+		if err := b.take(t0, t0.Add(10*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.waited != 10*time.Second {
+		t.Errorf("waited %v, want 10s", b.waited)
+	}
+	if err := b.take(t0.Add(time.Second), t0.Add(12*time.Second)); err != nil || b.waited != 12*time.Second {
+		t.Errorf("a later time: waited %v (%v), want 12s", b.waited, err)
+	}
+	if err := b.fits(t0.Add(12*time.Second), t0.Add(25*time.Second)); err != nil {
+		t.Errorf("13 s more fit in 25 s: %v", err)
+	}
+	if err := b.fits(t0.Add(12*time.Second), t0.Add(26*time.Second)); !errors.Is(err, ErrRateLimited) {
+		t.Errorf("14 s more: %v, want ErrRateLimited", err)
+	}
+	if err := b.take(t0.Add(20*time.Second), t0.Add(30*time.Second)); err != nil || b.waited != 22*time.Second {
+		t.Errorf("a wait after the others: waited %v (%v), want 22s", b.waited, err)
+	}
 }

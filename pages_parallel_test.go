@@ -779,3 +779,101 @@ func TestParallelContextCancelled(t *testing.T) {
 		t.Errorf("items %v", r.items)
 	}
 }
+
+// Rule 48: four requests refused at once for the same second are one pause
+// of the iteration, charged once to maxWait: a maxWait of 1.5 s is enough.
+// The server holds the first requests of pages 2 to 5 until all four are
+// in, then refuses them.
+func TestParallelRefusalsChargedOnce(t *testing.T) {
+	const pages = 9
+	var (
+		mu      sync.Mutex
+		refused = map[string]bool{}
+	)
+	allIn := make(chan struct{})
+	a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := r.URL.Query().Get("page")
+			mu.Lock()
+			first := p != "1" && !refused[p] && len(refused) < 4
+			if first {
+				if refused[p] = true; len(refused) == 4 {
+					close(allIn)
+				}
+			}
+			mu.Unlock()
+			if first {
+				select {
+				case <-allIn:
+				case <-time.After(5 * time.Second):
+				}
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "slow down", http.StatusTooManyRequests)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), weblink.WaitRateLimits(1500*time.Millisecond)))
+	r.check(t, itemsUpTo(1, pages), nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(refused) != 4 {
+		t.Errorf("%d pages refused, want 4", len(refused))
+	}
+}
+
+// Rule 48: with a RateLimiter, a refusal in a Parallel iteration pauses the
+// other iterations given its option too, before their first request.
+func TestParallelRateLimiterShared(t *testing.T) {
+	const pages = 8
+	var (
+		mu      sync.Mutex
+		refused time.Time
+		other   time.Time // when the other iteration's first request came
+	)
+	refusedNow := make(chan struct{})
+	a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			if r.URL.Query().Get("other") != "" && other.IsZero() {
+				other = time.Now()
+			}
+			first := r.URL.Query().Get("page") == "3" && refused.IsZero()
+			if first {
+				refused = time.Now()
+			}
+			mu.Unlock()
+			if first {
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "slow down", http.StatusTooManyRequests)
+				close(refusedNow)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	limiter := weblink.NewRateLimiter(time.Minute)
+	done := make(chan result)
+	go func() {
+		<-refusedNow
+		time.Sleep(50 * time.Millisecond) // the client has had the 429
+		req, err := http.NewRequest(http.MethodGet, a.URL+"/items?page=1&other=1", nil)
+		if err != nil {
+			panic(err)
+		}
+		done <- collect(t, weblink.Pages(context.Background(), client, req, limiter.PageOption()))
+	}()
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), limiter.PageOption()))
+	r.check(t, itemsUpTo(1, pages), nil)
+	(<-done).check(t, itemsUpTo(1, pages), nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if d := other.Sub(refused); d < 900*time.Millisecond {
+		t.Errorf("the other iteration's first request came %v after the 429 with Retry-After: 1", d)
+	}
+}
