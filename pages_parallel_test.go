@@ -877,3 +877,49 @@ func TestParallelRateLimiterShared(t *testing.T) {
 		t.Errorf("the other iteration's first request came %v after the 429 with Retry-After: 1", d)
 	}
 }
+
+// Rule 49: with Parallel, the checkpoint is NextURL of the last page the
+// loop body finished, although BeforeNext has seen requests further on: a
+// run stopped in the middle of page 5 and resumed from it yields every item
+// of the finished pages once.
+func TestParallelResume(t *testing.T) {
+	const pages = 12
+	a := newAPI(t, pages, numbered(pages))
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	var (
+		items      []int
+		checkpoint string
+		seen       []string // the requests BeforeNext saw
+	)
+	hook := weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+		seen = append(seen, next.URL.String())
+		return nil
+	})
+	for resp, err := range weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), hook) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pageOf(resp.Request.URL.RequestURI()) == 5 {
+			break // a crash in the middle of page 5
+		}
+		r := collect(t, func(yield func(*http.Response, error) bool) { yield(resp, nil) })
+		items = append(items, r.items...)
+		next, _ := weblink.NextURL(resp)
+		checkpoint = next.String() // page done: its next page is where to resume
+	}
+	if len(seen) < 5 || pageOf(seen[len(seen)-1]) <= 5 {
+		t.Errorf("BeforeNext saw %q: not ahead of the loop", seen)
+	}
+	req, err := http.NewRequest(http.MethodGet, checkpoint, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := collect(t, weblink.Pages(context.Background(), client, req, weblink.Parallel(4)))
+	if err := r.err; err != nil {
+		t.Fatal(err)
+	}
+	if items = append(items, r.items...); !slices.Equal(items, itemsUpTo(1, pages)) {
+		t.Errorf("items %v, want each of pages 1 to %d once", items, pages)
+	}
+}
