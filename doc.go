@@ -234,6 +234,13 @@
 //     stopped is requested again whole, so its first items come twice: make
 //     what the loop body does idempotent, or commit a page's effects with
 //     the checkpoint.
+//  44. What a peer sends cannot stretch a run: a Retry-After or reset that
+//     is negative, not a number (1e300, NaN) or past time.Duration is no
+//     wait or a wait no maxWait allows (never slept); Retry-After: 0 again
+//     and again ends after 10 retries of the page; the sum of one
+//     iteration's waits never passes its maxWait; the body read ahead is
+//     at most 2 KiB, for at most a second; every wait ends when ctx or
+//     req.Context() is done.
 //
 // # Parallel pages
 //

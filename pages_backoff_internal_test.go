@@ -270,3 +270,94 @@ func TestWaitRateLimitsBackoffPerPage(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// FuzzRateLimitBody checks the recognition of rule 40 and its bounds (rule
+// 44) for any refusal, answered again and again: the kind of refusal
+// follows the status, the fields and the first 2 KiB of the body; the waits
+// never add up past maxWait, a page is requested at most 11 times, and the
+// refused response yielded still reads its whole body.
+func FuzzRateLimitBody(f *testing.F) {
+	big := strings.Repeat("9", 400)
+	for _, tc := range []struct {
+		status                    int
+		retryAfter, remain, reset string
+		body                      string
+		maxWait                   int64
+	}{
+		{429, "", "", "", "", int64(time.Hour)},
+		{429, "0", "", "", "", int64(time.Hour)}, // Retry-After: 0 forever
+		{429, "-5", "", "", "", 1 << 62},
+		{429, "1e300", "", "", "", 1 << 62},
+		{429, big, "", "", "", 1 << 62},
+		{403, "", "0", "1e300", "API rate limit exceeded", 1 << 62},
+		{403, "", "0", big, "", int64(time.Hour)},
+		{403, "", "0", "-1", "", int64(time.Hour)},
+		{403, "", "4999", "", secondaryLimit, 1 << 62},
+		{403, "", "", "", strings.Repeat("x", 2040) + "Rate Limit", int64(time.Hour)},
+		{403, "", "", "", strings.Repeat("x", 2039) + "rate limit", int64(time.Hour)},
+		{503, "", "", "", "rate limit", int64(time.Hour)},
+		{503, "0", "", "", "", int64(time.Hour)},
+		{429, "", "", "", "", -1},
+		{429, "", "", "", "", 0},
+		{403, "Fri, 31 Dec 9999 23:59:59 GMT", "", "", "", 1 << 62},
+	} {
+		f.Add(tc.status, tc.retryAfter, tc.remain, tc.reset, []byte(tc.body), tc.maxWait)
+	}
+	f.Fuzz(func(t *testing.T, status int, retryAfter, remain, reset string, body []byte, maxWait int64) {
+		if status < 100 || status > 999 || len(body) > 3*statusBodyBytes {
+			return
+		}
+		h := http.Header{}
+		for k, v := range map[string]string{"Retry-After": retryAfter, "X-Ratelimit-Remaining": remain, "X-Ratelimit-Reset": reset} {
+			if v != "" {
+				h.Set(k, v)
+			}
+		}
+		resp := &http.Response{StatusCode: status, Header: h}
+		d, kind := refusedWait(resp, body[:min(len(body), statusBodyBytes)], testNow)
+		lower := make([]byte, min(len(body), statusBodyBytes))
+		for i := range lower {
+			lower[i] = body[i]
+			if 'A' <= lower[i] && lower[i] <= 'Z' {
+				lower[i] += 'a' - 'A'
+			}
+		}
+		switch {
+		case d < 0:
+			t.Fatalf("wait %v", d)
+		case kind == untold && (d != 0 || status != 429 && !(status == 403 && strings.Contains(string(lower), "rate limit"))):
+			t.Fatalf("status %d, body %q: backed off", status, body)
+		case kind != notLimited && status != 429 && status != 403 && status != 503:
+			t.Fatalf("status %d: a rate limit", status)
+		case status == 429 && kind == notLimited:
+			t.Fatalf("429 not a rate limit")
+		}
+
+		if status < 400 {
+			return // not a refusal: 1xx, 2xx and redirects are net/http's or paged
+		}
+		api := &scriptedAPI{refusals: []answer{{status, h, string(body)}}, forever: true}
+		clock := newFakeClock()
+		bodies, statuses, err := scriptedPages(t, api, WaitRateLimits(time.Duration(maxWait)), clock.option())
+		var total time.Duration
+		for _, s := range clock.sleeps() {
+			if s < 0 {
+				t.Fatalf("slept %v", s)
+			}
+			total += s
+		}
+		if total > max(time.Duration(maxWait), 0) {
+			t.Fatalf("slept %v in all, beyond maxWait %v", total, time.Duration(maxWait))
+		}
+		requests, open := api.log()
+		if n := len(requests) - 1; n > 1+maxRetries {
+			t.Fatalf("page 2 requested %d times", n)
+		}
+		if open != 0 {
+			t.Fatalf("%d bodies left open", open)
+		}
+		if err == nil || len(statuses) != 2 || statuses[1] != status || bodies[1] != string(body) {
+			t.Fatalf("yielded %v, error %v; want page 1 and the refusal, its whole body, with an error", statuses, err)
+		}
+	})
+}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
 // ErrRateLimited is wrapped by the error that ends a [Pages] or [Items]
@@ -61,6 +61,10 @@ const maxRetries = 10
 // again is one page for [MaxPages], and BeforeNext runs once for it. A retry
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
+//
+// The waits are the iteration's own; to share them between iterations
+// against one API, use a [RateLimiter]. Of WaitRateLimits and
+// [RateLimiter.PageOption], the last one given wins.
 func WaitRateLimits(maxWait time.Duration) PageOption {
 	return func(c *pageConfig) { c.maxWait, c.limit = maxWait, nil }
 }
@@ -108,7 +112,7 @@ func (p *pager) learnReset(h http.Header) {
 		return
 	}
 	now := p.now()
-	if wait, ok := resetWait(h, now); ok {
+	if wait, ok := ratelimit.Reset(h, now); ok {
 		p.limit.learned(now.Add(wait))
 	}
 }
@@ -285,137 +289,20 @@ func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration
 		return 0, notLimited
 	}
 	if v := resp.Header["Retry-After"]; len(v) > 0 {
-		if d, ok := retryAfter(v[0], now); ok {
+		if d, ok := ratelimit.RetryAfter(v[0], now); ok {
 			return d, told
 		}
 	}
 	if resp.StatusCode == http.StatusServiceUnavailable {
 		return 0, notLimited
 	}
-	if d, ok := resetWait(resp.Header, now); ok {
+	if d, ok := ratelimit.Reset(resp.Header, now); ok {
 		return d, told
 	}
-	if resp.StatusCode == http.StatusTooManyRequests || saysRateLimit(body) {
+	if resp.StatusCode == http.StatusTooManyRequests || ratelimit.SaysRateLimit(body) {
 		return 0, untold
 	}
 	return 0, notLimited
-}
-
-// saysRateLimit reports whether b holds "rate limit", in any ASCII case.
-func saysRateLimit(b []byte) bool {
-	const phrase = "rate limit"
-	for i := 0; i+len(phrase) <= len(b); i++ {
-		j := 0
-		for j < len(phrase) && ascii.ToLower(b[i+j]) == phrase[j] {
-			j++
-		}
-		if j == len(phrase) {
-			return true
-		}
-	}
-	return false
-}
-
-// The rate-limit fields, in canonical form so that looking them up
-// allocates nothing: GitHub's, then GitLab's and the IETF drafts'.
-var rateLimitFields = [...]struct{ remaining, reset string }{
-	{"X-Ratelimit-Remaining", "X-Ratelimit-Reset"},
-	{"Ratelimit-Remaining", "Ratelimit-Reset"},
-}
-
-// resetWait returns the time until the reset of a rate limit whose
-// remaining count h says is 0, and whether h says so and has a reset.
-func resetWait(h http.Header, now time.Time) (time.Duration, bool) {
-	for _, f := range rateLimitFields {
-		if !isZero(firstValue(h, f.remaining)) {
-			continue
-		}
-		if d, ok := resetTime(firstValue(h, f.reset), now); ok {
-			return d, true
-		}
-	}
-	return 0, false
-}
-
-// firstValue is the first value of the canonical field name in h.
-func firstValue(h http.Header, name string) string {
-	if v := h[name]; len(v) > 0 {
-		return trimSpace(v[0])
-	}
-	return ""
-}
-
-// isZero reports whether s is a non-empty run of "0" digits.
-func isZero(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] != '0' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// maxSeconds bounds the seconds read from a field: a value beyond it (about
-// 285 years, close to the longest time.Duration) waits as long as it, which
-// no maxWait allows.
-const maxSeconds = 9e9
-
-// retryAfter returns the delay of a Retry-After field value (RFC 9110
-// §10.2.3): Retry-After = HTTP-date / delay-seconds, delay-seconds =
-// 1*DIGIT. An HTTP-date in the past means now.
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = trimSpace(v)
-	if sec, rest, ok := digits(v); ok && rest == "" {
-		return time.Duration(sec) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(t.Sub(now), 0), true
-}
-
-// resetTime returns the time until the reset that a X-RateLimit-Reset or
-// RateLimit-Reset value gives: 1*DIGIT [ "." 1*DIGIT ], a Unix time when it
-// is 1e9 or more, else seconds from now. A time in the past means now.
-func resetTime(v string, now time.Time) (time.Duration, bool) {
-	sec, rest, ok := digits(v)
-	if !ok {
-		return 0, false
-	}
-	var nsec int64
-	if rest != "" {
-		if rest[0] != '.' {
-			return 0, false
-		}
-		frac := rest[1:]
-		if _, tail, ok := digits(frac); !ok || tail != "" {
-			return 0, false
-		}
-		// The first nine digits of the fraction are nanoseconds.
-		for i := range 9 {
-			nsec *= 10
-			if i < len(frac) {
-				nsec += int64(frac[i] - '0')
-			}
-		}
-	}
-	if sec >= 1e9 {
-		return max(time.Unix(sec, nsec).Sub(now), 0), true
-	}
-	return time.Duration(sec)*time.Second + time.Duration(nsec), true
-}
-
-// digits reads 1*DIGIT at the start of s as a number of seconds, at most
-// maxSeconds, and returns it with the rest of s.
-func digits(s string) (n int64, rest string, ok bool) {
-	i := 0
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		if n < maxSeconds {
-			n = n*10 + int64(s[i]-'0')
-		}
-	}
-	return min(n, maxSeconds), s[i:], i > 0
 }
 
 // RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
 // testNow is the clock of the table tests.
@@ -24,11 +26,11 @@ func TestRetryAfter(t *testing.T) {
 		{"120", 2 * time.Minute, true},
 		{" 5 ", 5 * time.Second, true},
 		{"007", 7 * time.Second, true},
-		{"99999999999999999999", maxSeconds * time.Second, true},  // capped, not wrapped
-		{"Tue, 01 Dec 2026 13:00:30 GMT", 30 * time.Second, true}, // IMF-fixdate
-		{"Tuesday, 01-Dec-26 13:01:00 GMT", time.Minute, true},    // RFC 850
-		{"Tue Dec  1 13:00:02 2026", 2 * time.Second, true},       // asctime
-		{"Tue, 01 Dec 2026 12:00:00 GMT", 0, true},                // in the past: now
+		{"99999999999999999999", ratelimit.MaxSeconds * time.Second, true}, // capped, not wrapped
+		{"Tue, 01 Dec 2026 13:00:30 GMT", 30 * time.Second, true},          // IMF-fixdate
+		{"Tuesday, 01-Dec-26 13:01:00 GMT", time.Minute, true},             // RFC 850
+		{"Tue Dec  1 13:00:02 2026", 2 * time.Second, true},                // asctime
+		{"Tue, 01 Dec 2026 12:00:00 GMT", 0, true},                         // in the past: now
 		{"", 0, false},
 		{"-1", 0, false},
 		{"1.5", 0, false}, // delay-seconds has no fraction
@@ -38,9 +40,9 @@ func TestRetryAfter(t *testing.T) {
 		{"soon", 0, false},
 		{"5 seconds", 0, false},
 	} {
-		got, ok := retryAfter(tc.in, testNow)
+		got, ok := ratelimit.RetryAfter(tc.in, testNow)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("ratelimit.RetryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -62,7 +64,7 @@ func TestResetTime(t *testing.T) {
 		{strconv.FormatInt(unix+1, 10) + ".25", 1250 * time.Millisecond, true},
 		{strconv.FormatInt(unix-90, 10), 0, true}, // in the past: now
 		{"1000000000", 0, true},
-		{"99999999999999999999", time.Unix(maxSeconds, 0).Sub(testNow), true},
+		{"99999999999999999999", time.Unix(ratelimit.MaxSeconds, 0).Sub(testNow), true},
 		{"", 0, false},
 		{"1.", 0, false},
 		{".5", 0, false},
@@ -76,9 +78,9 @@ func TestResetTime(t *testing.T) {
 		{"5 s", 0, false},
 		{"Tue, 01 Dec 2026 13:00:30 GMT", 0, false},
 	} {
-		got, ok := resetTime(tc.in, testNow)
+		got, ok := ratelimit.ResetTime(tc.in, testNow)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("resetTime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("ratelimit.ResetTime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -201,7 +203,7 @@ func FuzzRateLimitFields(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for name, parse := range map[string]func(string, time.Time) (time.Duration, bool){"retryAfter": retryAfter, "resetTime": resetTime} {
+		for name, parse := range map[string]func(string, time.Time) (time.Duration, bool){"RetryAfter": ratelimit.RetryAfter, "ResetTime": ratelimit.ResetTime} {
 			d, ok := parse(s, testNow)
 			if d < 0 || !ok && d != 0 {
 				t.Fatalf("%s(%q) = %v, %v", name, s, d, ok)
@@ -209,11 +211,11 @@ func FuzzRateLimitFields(f *testing.F) {
 		}
 		if n, err := strconv.ParseUint(s, 10, 32); err == nil && n < 1e9 {
 			want := time.Duration(n) * time.Second
-			if d, ok := retryAfter(s, testNow); !ok || d != want {
-				t.Fatalf("retryAfter(%q) = %v, %v; want %v", s, d, ok, want)
+			if d, ok := ratelimit.RetryAfter(s, testNow); !ok || d != want {
+				t.Fatalf("ratelimit.RetryAfter(%q) = %v, %v; want %v", s, d, ok, want)
 			}
-			if d, ok := resetTime(s, testNow); !ok || d != want {
-				t.Fatalf("resetTime(%q) = %v, %v; want %v", s, d, ok, want)
+			if d, ok := ratelimit.ResetTime(s, testNow); !ok || d != want {
+				t.Fatalf("ratelimit.ResetTime(%q) = %v, %v; want %v", s, d, ok, want)
 			}
 		}
 		h := http.Header{"Retry-After": {s}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {s}}

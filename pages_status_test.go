@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/memtest"
@@ -116,5 +117,41 @@ func TestItemsStatusErrorBody(t *testing.T) {
 	t.Logf("allocated %d bytes for two pages, the second a 1 MiB error", allocated)
 	if allocated > 256<<10 {
 		t.Errorf("allocated %d bytes for two pages, the second a 1 MiB error; want far less than the body", allocated)
+	}
+}
+
+// TestStatusErrorSlowBody: a server that sends the start of an error body
+// and then nothing holds Pages up for a second at most; the body yielded
+// reads what came, then an error.
+func TestStatusErrorSlowBody(t *testing.T) {
+	t.Parallel() // it waits a second
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `{"message":`)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/items", nil)
+	start := time.Now()
+	for resp, err := range weblink.Pages(context.Background(), nil, req) {
+		d := time.Since(start)
+		var se *weblink.StatusError
+		if !errors.As(err, &se) || string(se.Body) != `{"message":` {
+			t.Fatalf("error %v, want a *StatusError with the start of the body", err)
+		}
+		if d > 5*time.Second { // a second, with very wide slack
+			t.Errorf("yielded after %v", d)
+		}
+		b, rerr := io.ReadAll(resp.Body)
+		if string(b) != `{"message":` || rerr == nil {
+			t.Errorf("the body read %q, %v; want the start and an error", b, rerr)
+		}
+		t.Logf("yielded after %v", d.Round(time.Millisecond))
 	}
 }

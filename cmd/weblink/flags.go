@@ -27,6 +27,7 @@ type options struct {
 	discover bool
 	headers  http.Header   // -H, each repeated
 	timeout  time.Duration // for each request
+	wait     time.Duration // -wait: WaitRateLimits; 0: off
 
 	baseURL   *url.URL      // base, parsed, without userinfo; nil when not given
 	user      *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -45,6 +46,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		return o.headerErr
 	})
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
+	fs.DurationVar(&o.wait, "wait", 0, flagHelp("wait"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
@@ -156,6 +158,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-timeout must be more than 0, such as 10s or 2m"), false
 	case len(o.headers) > 0 && o.url == "":
 		return o, nil, usageError(stderr, "-H needs -url"), false
+	case o.wait < 0:
+		return o, nil, usageError(stderr, "-wait must be 0 (the default: no waiting) or more, such as 15m"), false
+	case o.wait > 0 && (o.url == "" || o.discover):
+		return o, nil, usageError(stderr, "-wait needs -url, and does not apply to -discover"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}

@@ -47,6 +47,8 @@ var flagDocs = []struct{ name, help, example string }{
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
 	{"timeout", "with -url: give up on a request after `DURATION`, such as 10s or 2m",
 		"weblink -url https://slow.example/items -timeout 2m"},
+	{"wait", `with -url: wait out rate limits, for at most ` + "`DURATION`" + ` in all (0, the default: do not wait): a page answered 429, or 403 or 503 with Retry-After or a spent X-RateLimit-Remaining or RateLimit-Remaining, is requested again when the server says; a 429, or a 403 whose body says "rate limit" (GitHub's secondary limits; a HEAD answer has no body), that says no time is requested again after 60 s, then 120 s, 240 s...; a page is retried at most 10 times`,
+		"weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m"},
 	{"base", "resolve targets and anchors against `URL` (default: the fetched URL)",
 		`curl -sI "$u" | weblink -base "$u"`},
 	{"rel", "print only the targets of the links with relation type `NAME`, one per line, ready for a shell",

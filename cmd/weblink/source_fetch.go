@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net"
 	"net/http"
@@ -14,13 +15,14 @@ import (
 	"github.com/weblinking/weblink"
 )
 
-// fetch requests -url and shows the links of the response, or with -all of
+// fetchSource requests -url and shows the links of the response, or with -all of
 // every page that rel="next" leads to (weblink.Pages: same origin only, a
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
-// error stay shown.
-func (c *command) fetch() error {
+// error stay shown. With -wait, rate limits are waited out
+// (weblink.WaitRateLimits), for -url alone too.
+func fetchSource(c *command) error {
 	defer c.progress.clear()
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
 		req, err := http.NewRequestWithContext(c.ctx, method, c.opts.url, nil)
@@ -30,8 +32,9 @@ func (c *command) fetch() error {
 		req.Header.Set("User-Agent", "weblink (github.com/weblinking/weblink)")
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
-		if c.opts.all {
+		if c.opts.all || c.opts.wait > 0 {
 			seq = weblink.Pages(c.ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
+				weblink.WaitRateLimits(c.opts.wait),
 				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
@@ -48,14 +51,19 @@ func (c *command) fetch() error {
 				return c.fetchError(err)
 			}
 			c.progress.clear()
-			c.show(responseSource(resp))
+			if err := c.show(responsePage(resp)); err != nil {
+				return err
+			}
 			c.last = resp
 			if err := c.out.Flush(); err != nil {
 				return err
 			}
-			if c.opts.json && len(c.collected) > maxJSONLinks {
+			if c.opts.json && c.links > maxJSONLinks {
 				return fmt.Errorf("stopped after %d %s: -json holds its document in memory, and these pages have more than %d links; -format and the table print each page as it arrives",
 					c.pages, plural(c.pages, "page"), maxJSONLinks)
+			}
+			if !c.opts.all {
+				break // -url -wait: the first page only
 			}
 		}
 		if !retry {
@@ -82,20 +90,37 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
-			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL)}
+			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL),
+				Header: resp.Header, Body: statusBody(resp)}
 		}
 		yield(resp, err)
 	}
 }
 
-// responseSource returns the Link field lines of resp; its links are
-// resolved against the URL of the request that got it, after redirects.
-func responseSource(resp *http.Response) source {
-	src := source{url: showURL(resp.Request.URL)}
-	for i, v := range resp.Header.Values("Link") {
-		src.fields = append(src.fields, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
+// statusBody reads the first 2 KiB of the body of resp, a response whose
+// status is not 2xx, for its *weblink.StatusError, as weblink.Pages does;
+// the command shows the head only.
+func statusBody(resp *http.Response) []byte {
+	b := make([]byte, 2<<10)
+	n, _ := io.ReadFull(resp.Body, b)
+	if n == 0 {
+		return nil
 	}
-	return src
+	return b[:n:n]
+}
+
+// responsePage returns the page of resp: its head, with the URL of the
+// request that got it, after redirects, and its Link and Link-Template
+// field lines.
+func responsePage(resp *http.Response) page {
+	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL)}
+	for i, v := range resp.Header.Values("Link") {
+		h.links = append(h.links, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
+	}
+	for i, v := range resp.Header.Values("Link-Template") {
+		h.templates = append(h.templates, field{label: fmt.Sprintf("Link-Template line %d", i+1), text: v})
+	}
+	return page{heads: []head{h}}
 }
 
 // fetchError returns the command's message for err, which a fetch ended
@@ -112,7 +137,7 @@ func (c *command) fetchError(err error) error {
 		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
-		return errors.New(msg)
+		return errors.New(msg + c.toldWait(se, errors.Is(err, weblink.ErrRateLimited)))
 	}
 	page, next := "the last page", "its next link"
 	if c.last != nil {
@@ -164,15 +189,4 @@ func withoutUser(u *url.URL) string {
 	v := *u
 	v.User = nil
 	return v.String()
-}
-
-// quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes
-// when it holds anything but printable ASCII.
-func quoteUnlessPrintable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return strconv.QuoteToASCII(s)
-		}
-	}
-	return s
 }

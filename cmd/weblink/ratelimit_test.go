@@ -1,0 +1,137 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// limitedAPI answers the first refuse requests with status, the header
+// fields h and body, then pages 1 and 2 of a collection. It counts the
+// requests.
+type limitedAPI struct {
+	status int
+	h      map[string]string
+	body   string
+	refuse int
+	noHead bool // HEAD answers 405, so that the command asks with GET
+
+	mu       sync.Mutex
+	requests int
+}
+
+func (a *limitedAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if a.noHead && r.Method == http.MethodHead {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	a.mu.Lock()
+	a.requests++
+	n := a.requests
+	a.mu.Unlock()
+	if n <= a.refuse {
+		for k, v := range a.h {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(a.status)
+		w.Write([]byte(a.body))
+		return
+	}
+	if r.URL.Query().Get("page") == "" {
+		w.Header().Set("Link", `<?page=2>; rel="next"`)
+	}
+}
+
+func (a *limitedAPI) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.requests
+}
+
+// TestWaitMessage checks that a refused page's message says what the server
+// asked to wait, as numbers and durations only, and which -wait waits it
+// out.
+func TestWaitMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		h      map[string]string
+		body   string
+		args   []string
+		msg    string // the end of the message
+	}{
+		{"Retry-After", 429, map[string]string{"Retry-After": "30"}, "", nil,
+			"answered 429 Too Many Requests; Retry-After: 30 — use -wait 1m to wait it out\n"},
+		{"Retry-After of 90 s", 503, map[string]string{"Retry-After": "90"}, "", []string{"-all"},
+			"answered 503 Service Unavailable; Retry-After: 90 — use -wait 2m to wait it out\n"},
+		{"Retry-After beyond -wait", 429, map[string]string{"Retry-After": "3600"}, "", []string{"-wait", "1m"},
+			"answered 429 Too Many Requests; Retry-After: 3600 — more than -wait 1m allows; use -wait 1h to wait it out\n"},
+		{"a spent limit", 403, map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "125"}, `{"message": "API rate limit exceeded"}`, nil,
+			"answered 403 Forbidden; rate limit spent, reset in 2m5s — use -wait 3m to wait it out\n"},
+		{"a 429 that says nothing", 429, nil, "", nil,
+			"answered 429 Too Many Requests; no Retry-After — use -wait 10m to wait it out\n"},
+		{"GitHub's secondary limit", 403, map[string]string{"X-RateLimit-Remaining": "4999"}, `{"message": "You have exceeded a secondary rate limit"}`, nil,
+			"answered 403 Forbidden; the body says \"rate limit\" — use -wait 10m to wait it out\n"},
+		{"a 403 that is not a limit", 403, nil, "go away", nil, "answered 403 Forbidden\n"},
+		{"a 503 without Retry-After", 503, nil, "rate limit", nil, "answered 503 Service Unavailable\n"},
+		{"a hostile Retry-After", 429, map[string]string{"Retry-After": "1e300\u202e"}, "\x1b[31m", nil,
+			"answered 429 Too Many Requests; no Retry-After — use -wait 10m to wait it out\n"},
+		{"a huge Retry-After", 429, map[string]string{"Retry-After": strings.Repeat("9", 300)}, "", nil,
+			"answered 429 Too Many Requests; Retry-After: 9000000000 — use -wait 2500000h to wait it out\n"},
+		{"Retry-After 0 forever", 429, map[string]string{"Retry-After": "0"}, "", []string{"-wait", "1m"},
+			"answered 429 Too Many Requests; Retry-After: 0 — refused again within -wait 1m (a page is retried at most 10 times)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(&limitedAPI{status: tc.status, h: tc.h, body: tc.body, refuse: 1 << 20, noHead: tc.body != ""})
+			defer srv.Close()
+			r := runCmd(t, "", append([]string{"-url", srv.URL + "/items"}, tc.args...)...)
+			r.wantErr(t, tc.msg)
+			if r.code != exitNone || !strings.HasSuffix(r.stderr, tc.msg) || strings.Contains(r.stderr, "\x1b") || strings.Contains(r.stderr, "\u202e") {
+				t.Errorf("exit status %d, stderr %q; want %d and a message ending %q", r.code, r.stderr, exitNone, tc.msg)
+			}
+		})
+	}
+}
+
+// TestWait checks -wait: a refusal is waited out, for -url and -all; -url
+// alone fetches one page.
+func TestWait(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		out      string
+		requests int
+	}{
+		{nil, "next  /items?page=2\n", 3}, // HEAD refused twice, then HEAD
+		{[]string{"-all"}, "next  /items?page=2\n", 4},
+	} {
+		a := &limitedAPI{status: 429, h: map[string]string{"Retry-After": "0"}, refuse: 2}
+		srv := httptest.NewServer(a)
+		r := runCmd(t, "", append([]string{"-url", srv.URL + "/items", "-wait", "1m", "-rel", "next"}, tc.args...)...)
+		srv.Close()
+		want := srv.URL + "/items?page=2\n"
+		r.want(t, exitOK, want)
+		if a.count() != tc.requests {
+			t.Errorf("%v: %d requests, want %d", tc.args, a.count(), tc.requests)
+		}
+	}
+}
+
+func TestWaitUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-wait", "-1s", "-url", "http://127.0.0.1/"}, "-wait must be 0"},
+		{[]string{"-wait", "1m", "<a>; rel=next"}, "-wait needs -url"},
+		{[]string{"-wait", "1m", "-url", "http://127.0.0.1/", "-discover"}, "does not apply to -discover"},
+		{[]string{"-wait", "soon", "-url", "http://127.0.0.1/"}, "-wait"},
+	} {
+		r := runCmd(t, "", tc.args...)
+		r.wantErr(t, tc.msg)
+		if r.code != exitProblem {
+			t.Errorf("%v: exit status %d, want %d", tc.args, r.code, exitProblem)
+		}
+	}
+}

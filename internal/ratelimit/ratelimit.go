@@ -1,0 +1,152 @@
+// Package ratelimit reads what an HTTP response says about a rate limit:
+// Retry-After (RFC 9110 §10.2.3), the X-RateLimit-* fields of GitHub and
+// the RateLimit-* fields of GitLab and the IETF drafts, and the "rate limit"
+// that GitHub's secondary limits write in a 403's body. Package weblink
+// waits with it (WaitRateLimits); the weblink command says with
+// it how long a refused page asked to wait. Every value is a remote peer's:
+// nothing here panics, and no value reads as a negative or overflowing
+// wait.
+package ratelimit
+
+import (
+	"net/http"
+	"time"
+)
+
+// The rate-limit fields, in canonical form so that looking them up
+// allocates nothing: GitHub's, then GitLab's and the IETF drafts'.
+var rateLimitFields = [...]struct{ remaining, reset string }{
+	{"X-Ratelimit-Remaining", "X-Ratelimit-Reset"},
+	{"Ratelimit-Remaining", "Ratelimit-Reset"},
+}
+
+// Reset returns the time until the reset of a rate limit whose remaining
+// count h says is 0 (X-RateLimit-Remaining, GitHub's, or RateLimit-Remaining,
+// GitLab's and the IETF drafts'), read from the matching reset field with
+// ResetTime, and whether h says so and has a usable reset.
+func Reset(h http.Header, now time.Time) (time.Duration, bool) {
+	for _, f := range rateLimitFields {
+		if !isZero(firstValue(h, f.remaining)) {
+			continue
+		}
+		if d, ok := ResetTime(firstValue(h, f.reset), now); ok {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// firstValue is the first value of the canonical field name in h.
+func firstValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return trimOWS(v[0])
+	}
+	return ""
+}
+
+// isZero reports whether s is a non-empty run of "0" digits.
+func isZero(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '0' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// MaxSeconds bounds the seconds read from a field: a value beyond it (about
+// 285 years, close to the longest time.Duration) waits as long as it, which
+// no maxWait allows.
+const MaxSeconds = 9e9
+
+// retryAfter returns the delay of a Retry-After field value (RFC 9110
+// §10.2.3): Retry-After = HTTP-date / delay-seconds, delay-seconds =
+// 1*DIGIT. An HTTP-date in the past means now.
+func RetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = trimOWS(v)
+	if sec, rest, ok := digits(v); ok && rest == "" {
+		return time.Duration(sec) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
+// resetTime returns the time until the reset that a X-RateLimit-Reset or
+// RateLimit-Reset value gives: 1*DIGIT [ "." 1*DIGIT ], a Unix time when it
+// is 1e9 or more, else seconds from now. A time in the past means now.
+func ResetTime(v string, now time.Time) (time.Duration, bool) {
+	sec, rest, ok := digits(v)
+	if !ok {
+		return 0, false
+	}
+	var nsec int64
+	if rest != "" {
+		if rest[0] != '.' {
+			return 0, false
+		}
+		frac := rest[1:]
+		if _, tail, ok := digits(frac); !ok || tail != "" {
+			return 0, false
+		}
+		// The first nine digits of the fraction are nanoseconds.
+		for i := range 9 {
+			nsec *= 10
+			if i < len(frac) {
+				nsec += int64(frac[i] - '0')
+			}
+		}
+	}
+	if sec >= 1e9 {
+		return max(time.Unix(sec, nsec).Sub(now), 0), true
+	}
+	return time.Duration(sec)*time.Second + time.Duration(nsec), true
+}
+
+// digits reads 1*DIGIT at the start of s as a number of seconds, at most
+// MaxSeconds, and returns it with the rest of s.
+func digits(s string) (n int64, rest string, ok bool) {
+	i := 0
+	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		if n < MaxSeconds {
+			n = n*10 + int64(s[i]-'0')
+		}
+	}
+	return min(n, MaxSeconds), s[i:], i > 0
+}
+
+// SaysRateLimit reports whether b holds "rate limit", in any ASCII case.
+func SaysRateLimit(b []byte) bool {
+	const phrase = "rate limit"
+	for i := 0; i+len(phrase) <= len(b); i++ {
+		j := 0
+		for j < len(phrase) && toLower(b[i+j]) == phrase[j] {
+			j++
+		}
+		if j == len(phrase) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimOWS removes the spaces and tabs around s (RFC 9110 §5.6.3).
+func trimOWS(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// toLower is c in lower case when it is an ASCII letter.
+func toLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}

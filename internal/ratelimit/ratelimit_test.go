@@ -1,0 +1,50 @@
+package ratelimit
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSaysRateLimit(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"You have exceeded a secondary rate limit.", true},
+		{"API RATE LIMIT exceeded", true},
+		{"Rate Limit", true},
+		{"rate  limit", false},
+		{"rate-limit", false},
+		{"ratelimit", false},
+		{"rate limi", false},
+		{"", false},
+		{strings.Repeat("rate lim", 100) + "it", true},
+		{"rate l\u0130mit", false}, // not ASCII
+	} {
+		if got := SaysRateLimit([]byte(tc.body)); got != tc.want {
+			t.Errorf("SaysRateLimit(%q) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}
+
+func TestReset(t *testing.T) {
+	now := time.Date(2026, 12, 1, 13, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		h    http.Header
+		want time.Duration
+		ok   bool
+	}{
+		{"GitHub", http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"1796130060"}}, 60 * time.Second, true},
+		{"GitLab seconds", http.Header{"Ratelimit-Remaining": {" 0 "}, "Ratelimit-Reset": {"7"}}, 7 * time.Second, true},
+		{"remaining not 0", http.Header{"X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {"7"}}, 0, false},
+		{"no reset", http.Header{"X-Ratelimit-Remaining": {"0"}}, 0, false},
+		{"none", http.Header{}, 0, false},
+	} {
+		if got, ok := Reset(tc.h, now); got != tc.want || ok != tc.ok {
+			t.Errorf("%s: Reset = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
