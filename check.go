@@ -63,6 +63,10 @@ const maxProblems = 256
 //   - A registered relation type written with upper-case letters, such as
 //     rel="Next": RFC 8288 §2.1.1 makes them case-insensitive, but clients
 //     that compare strings miss it.
+//   - A field value longer than 4 KiB (rule 29), once, at the first
+//     link-value that ends beyond byte 4096: nginx's default proxy buffer
+//     holds the whole response head in one 4 KiB memory page, and answers
+//     a larger one with a 502.
 //
 // Problems at the same offset come errors first. An offset is at most
 // len(fieldValue): Parse reports a star parameter whose value ends too soon
@@ -97,6 +101,29 @@ type checker struct {
 	dropWhy  string
 	starVals []starValue
 	semi     int // the ";" before the parameter being scanned
+
+	long bool // the warning that the field value is beyond maxFieldBytes was given
+}
+
+// maxFieldBytes is the size beyond which Check warns about a field value
+// (rule 29): nginx's default proxy_buffer_size, one memory page, which
+// holds the whole response head.
+const maxFieldBytes = 4096
+
+// endsPastBudget reports whether the link-value s[start:end], which may end
+// with the comma after it, ends beyond byte maxFieldBytes, not counting that
+// comma and the whitespace before it.
+func (c *checker) endsPastBudget(start, end int) bool {
+	if end <= maxFieldBytes {
+		return false
+	}
+	if c.s[end-1] == ',' {
+		end--
+	}
+	for end > start && charClass[c.s[end-1]]&isSpace != 0 {
+		end--
+	}
+	return end > maxFieldBytes
 }
 
 // starValue is the value of a star parameter: where it starts and ends in
@@ -205,10 +232,25 @@ func (c *checker) element(start, end int) {
 			c.addFound(c.found[k])
 		}
 	}
+	// The size warning of rule 29, after the errors at start.
+	long := !c.long && c.endsPastBudget(start, end)
+	warnLong := func() {
+		if long {
+			long, c.long = false, true
+			emit(start)
+			c.add(Problem{Offset: start, Warning: true, Msg: `the field value is longer than 4 KiB from this link-value on: ` +
+				`it will not fit nginx's default proxy buffer (proxy_buffer_size, one 4 KiB page for the whole response head), ` +
+				`which answers 502 Bad Gateway; send fewer links, or put the rest in the page or a linkset (RFC 9264)`})
+		}
+	}
 	c.parseProblems(start, end, err, func(off int, msg string) {
+		if off > start {
+			warnLong()
+		}
 		emit(off)
 		c.add(Problem{Offset: off, Msg: msg + "; " + c.parseAdvice(off)})
 	})
+	warnLong()
 	emit(end)
 }
 

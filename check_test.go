@@ -205,9 +205,11 @@ func TestCheckLimit(t *testing.T) {
 	}{
 		{"256 exactly", strings.Repeat(",", 256), 256, false},
 		{"commas", strings.Repeat(",", 300), 300, false},
-		{"warnings", strings.Repeat("</a>; rel=preload, ", 299) + "</a>; rel=preload", 299 + 1, true},
-		{"errors after warnings", strings.Repeat("</a>; rel=preload, ", 256) + "x", 256 + 1, false},
-		{"one huge link-value", "</a>" + strings.Repeat("; rel", 1001), 1000 + 1, false}, // and Validate: no relation type
+		// Each with one more warning: over 4 KiB (rule 29).
+		{"warnings", strings.Repeat("</a>; rel=preload, ", 299) + "</a>; rel=preload", 299 + 1 + 1, true},
+		{"errors after warnings", strings.Repeat("</a>; rel=preload, ", 256) + "x", 256 + 1 + 1, false},
+		// And Validate: no relation type; and rule 29: over 4 KiB.
+		{"one huge link-value", "</a>" + strings.Repeat("; rel", 1001), 1000 + 1 + 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,10 +1,69 @@
-// Package weblink parses, resolves and writes the HTTP Link header of Web
-// Linking (RFC 8288, which replaced RFC 5988), with the RFC 8187 (RFC 5987)
-// ext-values of title*, the RFC 3986 reference resolution it relies on, and
-// the IANA link relations registry.
+// Package weblink reads, follows and writes the HTTP Link header of Web
+// Linking (RFC 8288, which replaced RFC 5988): it parses real headers
+// correctly, pages through APIs safely by their rel="next" links, serves
+// links and 103 Early Hints, and checks what a server sends. It covers the
+// RFC 8187 (RFC 5987) ext-values of title*, the RFC 3986 reference
+// resolution Link relies on, the IANA link relations registry and RFC 9264
+// linksets.
 //
-// The rules below are numbered once for the whole package: code, tests
-// (rule1/...) and the reason fields of testdata cite them as "rule N".
+// # A short tour
+//
+// Read the links of a response, resolved against the URL it came from, and
+// its next page (an error means some link-values were malformed and
+// dropped; the others are in links):
+//
+//	links, err := weblink.ParseResponse(resp)
+//	for _, alt := range links.AllRel("alternate") {
+//		fmt.Println(alt.Target)
+//	}
+//	if next, ok := weblink.NextURL(resp); ok {
+//		fmt.Println("next page:", next)
+//	}
+//
+// Find the next page with [NextURL], not links.Rel("next"): it passes over
+// a next link anchored at another resource. [Parse] reads one field value
+// and [ParseHeader] every Link line of an http.Header.
+//
+// Page through an API: [Pages] yields each page's response, [Items] the
+// decoded items of every page. A page's body is closed when the loop body
+// returns, so read it there; next links are followed on the first page's
+// origin only, and its credentials are never sent to another origin:
+//
+//	for issue, err := range weblink.Items(ctx, nil, req, weblink.JSONItems[Issue],
+//		weblink.WaitRateLimits(10*time.Minute)) {
+//		if err != nil {
+//			return err
+//		}
+//		handle(issue)
+//	}
+//
+// Serve links: [Add] writes a Link field line that no value can break out
+// of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
+// sends the preloads in a 103 Early Hints response first, and [PageLinks]
+// builds first, prev, next and last links for a paged collection:
+//
+//	weblink.Add(w.Header(), weblink.Link{Target: "/items?page=3", Rel: []string{weblink.RelNext}})
+//	http.ListenAndServe(":8080", weblink.Middleware(schemaLink)(mux))
+//
+// Lint what a server sends: [Check] reports, with byte offsets, what RFC
+// 8288 forbids senders and what will not work as meant (a preload without
+// as), and [Link.Validate] checks a Link before it is sent:
+//
+//	for _, p := range weblink.Check(resp.Header.Get("Link")) {
+//		fmt.Println(p.Offset, p.Msg)
+//	}
+//
+// Discover the links of a page's body too (HTML, feeds, linksets), in the
+// order Webmention and WebSub want, with the discover package:
+//
+//	links, err := discover.Links(ctx, nil, req)
+//
+// From the shell, the weblink command (cmd/weblink) shows, checks and
+// follows Link headers: curl -sI https://example.com/ | weblink.
+//
+// The sections below are the reference. Their rules are numbered once for
+// the whole package: code, tests (rule1/...) and the reason fields of
+// testdata cite them as "rule N".
 //
 // # Reading links
 //
@@ -13,8 +72,8 @@
 // the response came from:
 //
 //	links, err := weblink.ParseResponse(resp)
-//	if next, ok := links.Rel("next"); ok {
-//		// next.Target is absolute
+//	if alt, ok := links.Rel("alternate"); ok {
+//		// alt.Target is absolute
 //	}
 //
 // The parsers follow RFC 8288 §3 and Appendix B with these rules, where the
@@ -198,6 +257,59 @@
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
 //
+// # Behind reverse proxies
+//
+// A reverse proxy that does not know 1xx responses takes the first response
+// head it reads for the final one: nginx before 1.29 with
+// proxy_http_version 1.1 (the usual setting, for keep-alive upstream
+// connections) answers a client with the 103 and then no page at all
+// (measured by TestProxies with Debian 12's nginx 1.22.1; Apache's
+// mod_proxy_http and Caddy pass the 103 on). Browsers act on a 103 only
+// over HTTP/2, so a request over HTTP/1.1 is almost always a proxy's hop.
+// docs/serving.md has the table of proxies and a safe nginx configuration.
+//
+//  25. [EarlyHintsMiddleware] and [EarlyHintsFunc] send their 103 only to
+//     requests whose ProtoMajor is 2 or more, or over HTTP/1.1 when the
+//     request passed through [EarlyHintsHTTP1] before reaching them (it
+//     marks the request's context), never over HTTP/1.0 (RFC 9110 §15.2).
+//     The links go on the final response in every case.
+//  26. [EarlyHints] sends the 103 it is told to send, over HTTP/1.1 as
+//     well: the caller decides. Under this package's middleware it sends
+//     nothing to an HTTP/1.0 client.
+//
+// Proxies also refuse response heads larger than their buffers: nginx's
+// default proxy_buffer_size is one memory page (4 KiB), and a larger head is
+// a 502. [MaxLinkBytes] keeps the Link field of every head within a budget,
+// and reports what it leaves out:
+//
+//  27. When a head is about to be written (the final one by WriteHeader,
+//     Write, ReadFrom, Flush or the handler's return; each 1xx one), the
+//     lengths of the values of its Link field lines are added up. Within
+//     the budget n, the lines are left byte for byte. Beyond it, they are
+//     replaced by one line written as [Links.String] writes it, holding the
+//     longest prefix, in header order, of the links ParseHeader reads from
+//     them whose Links.String is at most n bytes; no Link field when the
+//     first link does not fit. Malformed link-values are dropped. n < 1 is
+//     no budget.
+//  28. The dropped function is called once for each head of which anything
+//     was left out, with the links after the prefix (a malformed
+//     link-value is not a Link: the list can be empty), before the head is
+//     written and before the header map changes. If it panics, that head
+//     is not written and the header map is as the handler left it; the
+//     panic propagates from the call that was writing the head. A 1xx head
+//     is budgeted on its own and the handler's lines are put back after
+//     it, for the final head. Without a dropped function the budget costs
+//     the kept bytes and the largest link-value, whatever the size of the
+//     field; with one, the dropped links cost what ParseHeader makes of
+//     them.
+//  29. [Check] warns, once per field value, at the offset of the first
+//     link-value whose last byte (not counting the comma and whitespace
+//     after it) is beyond byte 4096, that the field value is longer than
+//     4 KiB and will not fit nginx's default proxy buffer (a 502). A field
+//     within 4096 bytes can still be too much with the rest of the head:
+//     measured behind nginx 1.22.1, a Go server's head with a 4000-byte
+//     Link field is a 502, and with a 3500-byte one passes.
+//
 // # Long runs: rate limits, errors, resuming
 //
 //  40. With [WaitRateLimits], a refusal that says how long to wait
@@ -293,4 +405,28 @@
 //     read). The checkpoint from which to resume a stopped iteration is
 //     therefore [NextURL] of the last page the loop body finished, not the
 //     latest request BeforeNext saw.
+//
+// # API catalogs
+//
+//  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a
+//     linkset in application/linkset+json, the format RFC 9727 §4.2
+//     requires, with profile="https://www.rfc-editor.org/info/rfc9727" on
+//     the media type (RFC 9264 §5).
+//  51. A link without Anchor gets the publisher given to APICatalog as its
+//     context; a link with an Anchor keeps it (RFC 9727 Appendix A puts an
+//     API's service-desc and service-doc links under the API's URL).
+//  52. Requests are answered as [LinksetHandler] answers them: Accept
+//     chooses application/linkset+json or application/linkset (both with
+//     the profile), a strong ETag per format with 304 Not Modified, 406
+//     when neither format is acceptable, 405 for methods other than GET
+//     and HEAD.
+//  53. Every response, whatever its status, carries Link: <path>;
+//     rel="api-catalog", with the request's path (RFC 9727 §2 requires it
+//     of HEAD), and a HEAD request is answered with the header and no body.
+//     The path is the one the client sent (Request.RequestURI), also under
+//     http.StripPrefix. A path that starts with "//" is written "/.//..."
+//     (the same path, RFC 3986 §5.2.4), never as a reference to another
+//     host.
+//  54. The catalog is what APICatalog was given when it was called: the
+//     links are copied, and later changes to them do not show.
 package weblink

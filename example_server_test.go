@@ -83,7 +83,11 @@ func ExampleEarlyHintsMiddleware() {
 	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>")
 	})
-	srv := httptest.NewServer(weblink.EarlyHintsMiddleware(links...)(page))
+	// Over HTTP/2, as browsers use Early Hints: over HTTP/1.1 the
+	// middleware sends no 103 unless told to (see EarlyHintsHTTP1).
+	srv := httptest.NewUnstartedServer(weblink.EarlyHintsMiddleware(links...)(page))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
 	defer srv.Close()
 	// The 103 holds the preload and preconnect links; the final response
 	// has all three.
@@ -113,7 +117,9 @@ func ExampleEarlyHintsFunc() {
 	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>")
 	})
-	srv := httptest.NewServer(weblink.EarlyHintsFunc(hints)(page))
+	srv := httptest.NewUnstartedServer(weblink.EarlyHintsFunc(hints)(page))
+	srv.EnableHTTP2 = true // the 103 goes to HTTP/2 requests
+	srv.StartTLS()
 	defer srv.Close()
 	getWithHints(srv.Client(), srv.URL+"/docs")
 	getWithHints(srv.Client(), srv.URL+"/about") // no links: no 103
@@ -121,6 +127,30 @@ func ExampleEarlyHintsFunc() {
 	// 103 map[Link:[</docs.css>; rel="preload"; as=style, </fonts/text.woff2>; rel="preload"; type="font/woff2"; as=font; crossorigin]]
 	// 200 [] [</docs.css>; rel="preload"; as=style, </fonts/text.woff2>; rel="preload"; type="font/woff2"; as=font; crossorigin, </docs/toc.json>; rel="index"]
 	// 200 [] []
+}
+
+func ExampleEarlyHintsHTTP1() {
+	links := []weblink.Link{
+		{Target: "/app.css", Rel: []string{weblink.RelPreload}, Params: []weblink.Param{{Name: "as", Value: "style"}}},
+	}
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>")
+	})
+	// A server behind Apache's mod_proxy_http or Caddy, which talk
+	// HTTP/1.1 to it and pass a 103 on to the browser. Not behind nginx
+	// before 1.29: it takes the 103 for the final response.
+	hinted := weblink.EarlyHintsMiddleware(links...)(page)
+	behindApache := httptest.NewServer(weblink.EarlyHintsHTTP1(hinted))
+	defer behindApache.Close()
+	behindNginx := httptest.NewServer(hinted)
+	defer behindNginx.Close()
+
+	getWithHints(behindApache.Client(), behindApache.URL) // HTTP/1.1, with a 103
+	getWithHints(behindNginx.Client(), behindNginx.URL)   // HTTP/1.1, no 103
+	// Output:
+	// 103 map[Link:[</app.css>; rel="preload"; as=style]]
+	// 200 [] [</app.css>; rel="preload"; as=style]
+	// 200 [] [</app.css>; rel="preload"; as=style]
 }
 
 func ExamplePageLinks() {
@@ -143,4 +173,28 @@ func ExamplePageLinks() {
 	// <https://api.example/items?sort=name&page=4&tag=a&tag=b>; rel="last"
 	// </items?page=1>; rel="first", </items?page=3>; rel="prev", </items?page=4>; rel="last"
 	// true
+}
+
+func ExampleMaxLinkBytes() {
+	// Many preloads: more than a proxy's buffer holds in a real site.
+	var links []weblink.Link
+	for _, js := range []string{"/app.js", "/vendor.js", "/chunk-1.js", "/chunk-2.js"} {
+		links = append(links, weblink.Link{Target: js, Rel: []string{weblink.RelModulePreload}})
+	}
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>")
+	})
+	logDropped := func(r *http.Request, dropped weblink.Links) {
+		fmt.Printf("%s: %d links left out: %s\n", r.URL.Path, len(dropped), dropped)
+	}
+	// Outermost, so that it sees every link the inner middleware adds (use
+	// 4000 for nginx's default 4 KiB buffer; 80 here to show the cut).
+	h := weblink.MaxLinkBytes(80, logDropped)(weblink.EarlyHintsMiddleware(links...)(page))
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	fmt.Println(rec.Result().Header["Link"])
+	// Output:
+	// /: 2 links left out: </chunk-1.js>; rel="modulepreload", </chunk-2.js>; rel="modulepreload"
+	// [</app.js>; rel="modulepreload", </vendor.js>; rel="modulepreload"]
 }

@@ -8,3 +8,5 @@ require (
 )
 
 require golang.org/x/net v0.43.0
+
+require github.com/dunglas/httpsfv v1.1.2

@@ -159,6 +159,9 @@ const maxParseBytesPerByte = 80
 // of 1000 field lines allocate at most maxParseBytesPerByte bytes per input
 // byte for every memory shape at 4 MiB (issue #11 item 6).
 func TestParseMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MiB inputs")
+	}
 	const n = 4 << 20
 	for _, tc := range memoryShapes {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,6 +194,9 @@ func TestParseMemoryBound(t *testing.T) {
 // the same line, its ">" would close the first "<", making the whole line
 // the target of one next link; TestNextURLHugeTarget covers that.)
 func TestNextURLMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MiB inputs")
+	}
 	const n = 4 << 20
 	base, _ := url.Parse("https://api.example/items?page=1")
 	for _, tc := range memoryShapes {

@@ -207,3 +207,62 @@ func TestLayerRules(t *testing.T) {
 		t.Error("misc.go has a layer; want it reported as missing from the table")
 	}
 }
+
+// subpackageImports lists, for each subpackage that must stay small, the
+// packages outside the standard library it may import: package weblink
+// and the internal helpers of the module, nothing else.
+var subpackageImports = map[string][]string{
+	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii"},
+}
+
+// TestSubpackageImports fails when a subpackage of subpackageImports
+// imports (in its non-test files) a package that is neither in the
+// standard library nor listed for it.
+func TestSubpackageImports(t *testing.T) {
+	for dir, allowed := range subpackageImports {
+		cmd := exec.Command("go", "list", "-f", `{{range .Imports}}{{.}}{{"\n"}}{{end}}`, "./"+dir)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list ./%s: %v", dir, err)
+		}
+		imports := strings.Fields(string(out))
+		if len(imports) == 0 {
+			t.Errorf("go list finds no import in ./%s: the check proves nothing", dir)
+		}
+		for _, imp := range imports {
+			std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			if !std && !slices.Contains(allowed, imp) {
+				t.Errorf("package %s imports %s; it may import only the standard library and %v", dir, imp, allowed)
+			}
+		}
+	}
+}
+
+// TestStructuredFieldsImports checks that github.com/dunglas/httpsfv, the
+// Structured Fields parser, is imported by package linktemplate alone and
+// is not among the dependencies of package weblink: programs that only
+// read Link fields do not carry it.
+func TestStructuredFieldsImports(t *testing.T) {
+	const sfv = "github.com/dunglas/httpsfv"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var importers []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if slices.Contains(fields[1:], sfv) {
+			importers = append(importers, fields[0])
+		}
+	}
+	if want := []string{"github.com/weblinking/weblink/linktemplate"}; !slices.Equal(importers, want) {
+		t.Errorf("packages importing %s: %q; want %q", sfv, importers, want)
+	}
+	deps, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if slices.Contains(strings.Fields(string(deps)), sfv) {
+		t.Errorf("package weblink depends on %s; only linktemplate may", sfv)
+	}
+}

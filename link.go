@@ -93,7 +93,9 @@ func (ls Links) Rel(rel string) (Link, bool) {
 // (RFC 8288 §3.2). A Target or Anchor that net/url cannot parse is left as
 // written, as is every reference when base is nil. An empty Anchor stays
 // empty: it means the default context, which the caller knows. ls is not
-// modified.
+// modified. Links read from an application/link-format document (RFC 6690),
+// whose targets resolve against their anchor, are resolved by
+// [github.com/weblinking/weblink/linkformat.Resolve] instead.
 func (ls Links) Resolve(base *url.URL) Links {
 	out, _ := ls.resolve(base)
 	return out

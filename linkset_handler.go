@@ -39,16 +39,25 @@ import (
 // MarshalJSON) every request gets 500 Internal Server Error with the reason
 // in the body: check ls with MarshalJSON first when it does not come from
 // your own code.
-func LinksetHandler(ls Links) http.Handler {
+func LinksetHandler(ls Links) http.Handler { return newLinksetHandler(ls, "") }
+
+// newLinksetHandler returns the handler of LinksetHandler, with profile
+// (RFC 9264 §5) as the profile parameter of both media types when it is
+// not "".
+func newLinksetHandler(ls Links, profile string) *linksetHandler {
 	h := &linksetHandler{}
 	js, err := ls.MarshalJSON()
 	if err != nil {
 		h.err = err
 		return h
 	}
+	params := ""
+	if profile != "" {
+		params = `; profile="` + profile + `"`
+	}
 	h.reps = [2]representation{
-		newRepresentation(LinksetJSONType, append(js, '\n')),
-		newRepresentation(LinksetType, FormatLinkset(ls)),
+		newRepresentation(LinksetJSONType+params, append(js, '\n')),
+		newRepresentation(LinksetType+params, FormatLinkset(ls)),
 	}
 	return h
 }

@@ -144,9 +144,20 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 	return func(c *pageConfig) { c.beforeNext = f }
 }
 
-// Pages fetches req, then follows each response's rel="next" link until there is none.
-// It yields every response in order; the response body is closed when the loop body
-// returns, so read it inside the loop. The first error ends the iteration.
+// Pages fetches req, then follows each response's rel="next" link until there
+// is none, and yields every response in order. What matters first:
+//
+//   - Each response's body is closed when the loop body returns: read it
+//     inside the loop.
+//   - Next links are followed on the origin of the first page only (after
+//     its redirects); one to another origin ends the iteration with
+//     [ErrCrossOrigin], unless [AllowCrossOrigin] is given.
+//   - The credentials of req (its Authorization, Cookie and
+//     Proxy-Authorization headers) go only to req's origin and its https
+//     upgrade, never to another origin a next link or a redirect leads to.
+//   - The first error ends the iteration; a page that is not 2xx is one
+//     ([*StatusError]).
+//
 // [Items] does the same and yields the decoded items of each page instead.
 //
 // A typical loop:

@@ -96,6 +96,9 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 		*backoffs++
 	}
 	p.limit.learned(now.Add(wait))
+	// A limiter shared with other iterations may know of a later time:
+	// the retry waits for it too, so the budget must hold that wait.
+	wait = max(wait, p.limit.until().Sub(now))
 	if try >= maxRetries {
 		return 0, fmt.Errorf("%w: refused %d times, the first request and %d retries: %w", ErrRateLimited, try+1, maxRetries, serr)
 	}

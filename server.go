@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"maps"
@@ -62,13 +63,19 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // Exactly one 103 is sent, because browsers act only on the first one. It
 // carries only the Link field: headers that an outer middleware set before
 // (Set-Cookie, for example) stay for the final response and are not sent in
-// the 103. No 103 is sent when none of links is such a hint; when the
-// request is HTTP/1.0, whose clients must not get 1xx responses (RFC 9110
-// §15.2); or when the request carries a Sec-Fetch-Mode field (W3C Fetch
-// Metadata Request Headers) with a value other than navigate: that is
-// a browser fetching a subresource or calling fetch(), and browsers use
-// Early Hints only for navigations. Requests without the field (curl, Go
-// clients, browsers over plain HTTP to another host) get the 103.
+// the 103. The 103 goes only to requests over HTTP/2 or later, or over
+// HTTP/1.1 when they passed through [EarlyHintsHTTP1] (rule 25): a reverse
+// proxy that does not know 1xx responses takes a 103 for the final response
+// and breaks the page (nginx before 1.29 with proxy_http_version 1.1), and
+// browsers act on a 103 only over HTTP/2, so a request over HTTP/1.1 is
+// almost always a proxy's hop. No 103 is sent either when none of links is
+// such a hint; when the request is HTTP/1.0, whose clients must not get 1xx
+// responses (RFC 9110 §15.2); or when the request carries a Sec-Fetch-Mode
+// field (W3C Fetch Metadata Request Headers) with a value other than
+// navigate: that is a browser fetching a subresource or calling fetch(),
+// and browsers use Early Hints only for navigations. Requests without the
+// field (curl, Go clients, browsers over plain HTTP to another host) get the
+// 103. The links go on the final response in every case.
 //
 // What a browser does with the 103 (measured with Chromium 156 by
 // TestEarlyHintsBrowser; docs/serving.md has the details): it acts on it
@@ -96,9 +103,10 @@ func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 // hints(r), once and before the handler, and then does what
 // EarlyHintsMiddleware(hints(r)...) does: one 103 (Early Hints) response
 // holding the returned links whose relation type is preload, preconnect or
-// modulepreload, under the same conditions (HTTP/1.1 or later, a navigation
-// or no Sec-Fetch-Mode field), and all the returned links added to the
-// final response, as [Middleware] adds them. When hints returns no such
+// modulepreload, under the same conditions (HTTP/2 or later, or HTTP/1.1
+// through [EarlyHintsHTTP1]; a navigation or no Sec-Fetch-Mode field), and
+// all the returned links added to the final response, as [Middleware] adds
+// them. When hints returns no such
 // link, no 103 is sent.
 //
 // The returned [Links] are neither changed nor kept after the response, so
@@ -141,6 +149,16 @@ func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.H
 // EarlyHintsMiddleware, which checks. Under this package's middleware the
 // check is made for you: EarlyHints sends nothing to an HTTP/1.0 client and
 // returns nil.
+//
+// Otherwise EarlyHints sends what it is told, over HTTP/1.1 too (rule 26);
+// the middlewares are more careful (rule 25). Over HTTP/1.1 the client is
+// rarely a browser that uses the 103 (Chromium ignores a 103 over HTTP/1.1)
+// and often a reverse proxy, and a proxy that does not know 1xx responses
+// takes the 103 for the final response: behind nginx before 1.29 with
+// proxy_http_version 1.1, a client gets the 103 and then no page at all.
+// Send a 103 over HTTP/1.1 only when every proxy in front passes 1xx
+// responses on (Apache's mod_proxy_http, Caddy; docs/serving.md has the
+// measured table).
 func EarlyHints(w http.ResponseWriter, links ...Link) error {
 	if lw := findLinkWriter(w); lw != nil {
 		switch {
@@ -274,12 +292,47 @@ func (s *linkAdder) hints() Links {
 	return hints
 }
 
+// EarlyHintsHTTP1 returns h with the requests that pass through it allowed
+// to get the 103 (Early Hints) response of [EarlyHintsMiddleware] and
+// [EarlyHintsFunc] over HTTP/1.1 as well, not only over HTTP/2 or later
+// (rule 25). Use it for a server behind a reverse proxy that passes a 103
+// on, such as Apache's mod_proxy_http or Caddy, which talk HTTP/1.1 to the
+// server; never behind nginx before 1.29 with proxy_http_version 1.1, which
+// takes the 103 for the final response and breaks every page. HTTP/1.0
+// requests never get a 103 (RFC 9110 §15.2).
+//
+// It marks the request's context, so it must wrap the middleware, not the
+// other way round:
+//
+//	handler := weblink.EarlyHintsHTTP1(weblink.EarlyHintsMiddleware(links...)(site))
+func EarlyHintsHTTP1(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor == 1 && r.ProtoMinor >= 1 && r.Context().Value(http1HintsKey{}) == nil {
+			r = r.WithContext(context.WithValue(r.Context(), http1HintsKey{}, true))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// http1HintsKey is the context key with which EarlyHintsHTTP1 marks a
+// request.
+type http1HintsKey struct{}
+
+// mayHint reports whether the middlewares send their 103 to r (rule 25):
+// over HTTP/2 or later, or over HTTP/1.1 through EarlyHintsHTTP1.
+func mayHint(r *http.Request) bool {
+	if r.ProtoMajor >= 2 {
+		return true
+	}
+	return r.ProtoAtLeast(1, 1) && r.Context().Value(http1HintsKey{}) != nil
+}
+
 // serve runs next with a writer that adds the links of s to the final
 // response head, after sending hints in a 103 when there are some and the
 // request may get one.
 func (s *linkAdder) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
 	lw := &linkWriter{w: w, adder: s, interim: r.ProtoAtLeast(1, 1)}
-	if len(hints) > 0 && lw.interim && navigation(r) {
+	if len(hints) > 0 && mayHint(r) && navigation(r) {
 		sendEarlyHints(lw, hints)
 	}
 	next.ServeHTTP(lw, r)
@@ -299,10 +352,15 @@ func navigation(r *http.Request) bool {
 }
 
 // linkWriter is the http.ResponseWriter that Middleware,
-// EarlyHintsMiddleware and EarlyHintsFunc give to the handler.
+// EarlyHintsMiddleware, EarlyHintsFunc and MaxLinkBytes give to the
+// handler. It does what one of them does to a head about to be written:
+// adder adds links to the final head; budget, with the request r, budgets
+// the Link field of every head.
 type linkWriter struct {
-	w     http.ResponseWriter
-	adder *linkAdder
+	w      http.ResponseWriter
+	adder  *linkAdder
+	budget *linkBudget
+	r      *http.Request
 
 	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
 	wroteHeader bool // the final head was written (or is being written)
@@ -310,9 +368,17 @@ type linkWriter struct {
 }
 
 // writeLinks adds the links of lw.adder that are not already in the header to
-// it as one Link line, once, when the final head is about to be written.
+// it as one Link line, or budgets the Link field with lw.budget, once, when
+// the final head is about to be written.
 func (lw *linkWriter) writeLinks() {
 	if lw.wroteHeader || lw.hijacked {
+		return
+	}
+	if lw.budget != nil {
+		// The head counts as written only once the budget's dropped
+		// function has returned: after a panic, nothing was written.
+		lw.budget.apply(lw.w.Header(), lw.r)
+		lw.wroteHeader = true
 		return
 	}
 	lw.wroteHeader = true
@@ -353,6 +419,10 @@ func (lw *linkWriter) WriteHeader(code int) {
 	}
 	// The handler's own 1xx response: writeLinks changes the header map
 	// later, which net/http must not be reading then.
+	if lw.budget != nil {
+		lw.budget.interim(lw.w, lw.r, code)
+		return
+	}
 	writeInterim(lw.w, code)
 }
 

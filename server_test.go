@@ -53,6 +53,16 @@ func newServer(t *testing.T, h http.Handler, h2 bool) *httptest.Server {
 	return srv
 }
 
+// hintsOverHTTP1 returns h through EarlyHintsHTTP1 when the test server
+// speaks HTTP/1.1 (h2 false), so that the middlewares send their 103 over
+// HTTP/1.1 too (rule 25): the tests of what the 103 holds run over both.
+func hintsOverHTTP1(h http.Handler, h2 bool) http.Handler {
+	if h2 {
+		return h
+	}
+	return EarlyHintsHTTP1(h)
+}
+
 // get requests path from srv with a real client, recording the 1xx responses
 // it receives, and returns them with the final response and its body.
 func get(t *testing.T, srv *httptest.Server, path string) ([]interim, *http.Response, string) {
@@ -486,7 +496,7 @@ func TestEarlyHintsMiddleware(t *testing.T) {
 				w.Header().Set("Content-Type", "text/html")
 				io.WriteString(w, "<!doctype html>")
 			})))
-			got, resp, _ := get(t, newServer(t, h, h2), "/")
+			got, resp, _ := get(t, newServer(t, hintsOverHTTP1(h, h2), h2), "/")
 			if len(got) != 1 || got[0].code != http.StatusEarlyHints {
 				t.Fatalf("interim responses %v, want exactly one 103", got)
 			}
@@ -541,10 +551,10 @@ func TestEarlyHintsSecFetchMode(t *testing.T) {
 	for _, h2 := range []bool{false, true} {
 		for _, m := range middlewares {
 			var sawMode []string
-			srv := newServer(t, m.mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := newServer(t, hintsOverHTTP1(m.mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				sawMode = r.Header["Sec-Fetch-Mode"]
 				io.WriteString(w, "ok")
-			})), h2)
+			})), h2), h2)
 			for _, tt := range tests {
 				t.Run(m.name+"/"+tt.name+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
 					var header http.Header
@@ -610,7 +620,7 @@ func TestEarlyHintsFunc(t *testing.T) {
 		{"/empty-rel", nil, []string{"/x "}},
 	}
 	for _, h2 := range []bool{false, true} {
-		srv := newServer(t, h, h2)
+		srv := newServer(t, hintsOverHTTP1(h, h2), h2)
 		for _, tt := range tests {
 			t.Run(strings.TrimPrefix(tt.path, "/")+"/h2="+strconv.FormatBool(h2), func(t *testing.T) {
 				before := calls.Load()
@@ -634,7 +644,7 @@ func TestEarlyHintsFunc(t *testing.T) {
 		}
 	}
 	t.Run("HTTP/1.0", func(t *testing.T) {
-		raw := rawGet(t, newServer(t, h, false), "GET /page HTTP/1.0\r\nHost: example.com\r\n\r\n")
+		raw := rawGet(t, newServer(t, EarlyHintsHTTP1(h), false), "GET /page HTTP/1.0\r\nHost: example.com\r\n\r\n")
 		if strings.Contains(raw, " 103 ") {
 			t.Errorf("HTTP/1.0 response holds an interim response:\n%s", raw)
 		}
@@ -683,13 +693,14 @@ func rawGet(t *testing.T, srv *httptest.Server, request string) string {
 }
 
 func TestEarlyHintsHTTP10(t *testing.T) {
-	h := EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Even through EarlyHintsHTTP1 (rule 25).
+	h := EarlyHintsHTTP1(EarlyHintsMiddleware(serverLinks...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Under the middleware, EarlyHints knows the request too.
 		if err := EarlyHints(w, styleLink); err != nil {
 			t.Error(err)
 		}
 		io.WriteString(w, "old client")
-	}))
+	})))
 	srv := newServer(t, h, false)
 
 	raw := rawGet(t, srv, "GET / HTTP/1.0\r\nHost: example.com\r\n\r\n")
@@ -711,6 +722,68 @@ func TestEarlyHintsHTTP10(t *testing.T) {
 	raw = rawGet(t, srv, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
 	if n := strings.Count(raw, "HTTP/1.1 103 Early Hints\r\n"); n != 2 {
 		t.Errorf("HTTP/1.1 response holds %d 103s, want 2:\n%s", n, raw)
+	}
+}
+
+// TestEarlyHintsHTTP1 checks rule 25: the middlewares send their 103 over
+// HTTP/2, over HTTP/1.1 only through EarlyHintsHTTP1 wrapped around them,
+// never over HTTP/1.0, and put the links on the final response every time.
+func TestEarlyHintsHTTP1(t *testing.T) {
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "page") })
+	fixed := EarlyHintsMiddleware(styleLink, schemaLink)
+	perRequest := EarlyHintsFunc(func(*http.Request) Links { return Links{styleLink, schemaLink} })
+	tests := []struct {
+		name  string
+		h     http.Handler
+		proto string // HTTP/1.0, HTTP/1.1 or HTTP/2
+		want  bool   // a 103 is sent
+	}{
+		{"EarlyHintsMiddleware", fixed(page), "HTTP/1.0", false},
+		{"EarlyHintsMiddleware", fixed(page), "HTTP/1.1", false},
+		{"EarlyHintsMiddleware", fixed(page), "HTTP/2", true},
+		{"EarlyHintsFunc", perRequest(page), "HTTP/1.1", false},
+		{"EarlyHintsFunc", perRequest(page), "HTTP/2", true},
+		{"EarlyHintsHTTP1(EarlyHintsMiddleware)", EarlyHintsHTTP1(fixed(page)), "HTTP/1.0", false},
+		{"EarlyHintsHTTP1(EarlyHintsMiddleware)", EarlyHintsHTTP1(fixed(page)), "HTTP/1.1", true},
+		{"EarlyHintsHTTP1(EarlyHintsMiddleware)", EarlyHintsHTTP1(fixed(page)), "HTTP/2", true},
+		{"EarlyHintsHTTP1(EarlyHintsFunc)", EarlyHintsHTTP1(perRequest(page)), "HTTP/1.0", false},
+		{"EarlyHintsHTTP1(EarlyHintsFunc)", EarlyHintsHTTP1(perRequest(page)), "HTTP/1.1", true},
+		// Twice is once.
+		{"EarlyHintsHTTP1(EarlyHintsHTTP1(EarlyHintsMiddleware))", EarlyHintsHTTP1(EarlyHintsHTTP1(fixed(page))), "HTTP/1.1", true},
+		// Inside the middleware it comes too late: the 103 is sent before
+		// the handler runs.
+		{"EarlyHintsMiddleware(EarlyHintsHTTP1)", fixed(EarlyHintsHTTP1(page)), "HTTP/1.1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+tt.proto, func(t *testing.T) {
+			var hints int
+			var final http.Header
+			switch tt.proto {
+			case "HTTP/2":
+				got, resp, _ := get(t, newServer(t, tt.h, true), "/")
+				hints, final = len(got), resp.Header
+			default:
+				raw := rawGet(t, newServer(t, tt.h, false), "GET / "+tt.proto+"\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+				hints = strings.Count(raw, " 103 Early Hints\r\n")
+				br := bufio.NewReader(strings.NewReader(raw))
+				for {
+					// http.ReadResponse returns a 103 as a response of
+					// its own; the final one follows.
+					resp, err := http.ReadResponse(br, nil)
+					if err != nil {
+						t.Fatalf("reading %q: %v", raw, err)
+					}
+					if resp.StatusCode != http.StatusEarlyHints {
+						final = resp.Header
+						break
+					}
+				}
+			}
+			if want := map[bool]int{false: 0, true: 1}[tt.want]; hints != want {
+				t.Errorf("%d 103 responses over %s, want %d", hints, tt.proto, want)
+			}
+			checkLinks(t, "final", final, "/style.css preload", "/schema.json describedby")
+		})
 	}
 }
 

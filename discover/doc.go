@@ -98,7 +98,10 @@
 //     (the StatusError carries its first 2 KiB, and the header).
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
-//     [ErrTruncated], and the rest is not downloaded.
+//     [ErrTruncated], and the rest is not downloaded. A linkset whose body
+//     could not be read whole (the connection broke, the time ran out)
+//     gives the read's error and no links: a cut linkset can parse into
+//     links that were never sent.
 //  14. With [FollowLinksets], each rel="linkset" target found in the header
 //     or body that has the origin of the final URL is fetched once, with
 //     Accept: application/linkset+json, application/linkset;q=0.9, and its
@@ -121,4 +124,30 @@
 // (fuzzed by FuzzHTML and FuzzFeed). MaxBytes bounds what a server can make
 // Links read. The HTML tokenizer is not the x/net/html tree builder
 // (html.Parse), whose known quadratic cases do not apply.
+//
+// # API catalogs
+//
+// [APICatalog] finds the APIs an organisation publishes (RFC 9727):
+//
+//  15. It GETs /.well-known/api-catalog on the scheme, host and port of the
+//     origin it is given, with Accept: application/linkset+json,
+//     application/linkset;q=0.9, and reads the body as a linkset whatever
+//     the response's Link fields say; the links are resolved against the
+//     URL the catalog came from after redirects. A status other than 2xx
+//     is a [*weblink.StatusError] and gives no links.
+//  16. Redirects are followed to other origins (RFC 9727 §5.1: a publisher
+//     redirects every domain's well-known URL to one canonical catalog),
+//     but never from https to http ([ErrInsecureRedirect]), never back to
+//     a URL of the same chain, and at most 10 times. The user information
+//     of the origin URL is sent as Basic credentials to that origin and its
+//     https upgrade only; an Authorization, Cookie or Proxy-Authorization
+//     field is removed from a redirect to any other origin.
+//  17. Links with rel="api-catalog" on the origin of the final URL are
+//     nested catalogs (RFC 9727 §4.3): each is fetched once (compared
+//     without fragment, the catalog itself included; a nested catalog that
+//     redirects to a catalog already read is not read again), one level
+//     deep, and
+//     its links appended; at most 16 are fetched, and at most 4 MiB of each
+//     and 16 MiB of all catalog bodies are read. What is not fetched or
+//     read for these bounds is reported in the error, with the links found.
 package discover

@@ -142,7 +142,10 @@ func ExampleHTML() {
 		}
 	}
 	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, indexHTML) })
-	srv := httptest.NewServer(weblink.EarlyHintsMiddleware(hints...)(app))
+	// Over HTTP/2, where the middleware sends its 103 (rule 25).
+	srv := httptest.NewUnstartedServer(weblink.EarlyHintsMiddleware(hints...)(app))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
 	defer srv.Close()
 
 	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"mime"
 	"net/http"
 	"net/url"
@@ -256,11 +257,14 @@ func isLinksetType(mediaType string) bool {
 }
 
 // linkset reads a linkset document (RFC 9264 §4.1 or §4.2) and appends its
-// links, resolved against base.
+// links, resolved against base. A document whose reading failed (the
+// connection broke, the time ran out) is not parsed: what came can parse
+// into links that were never sent (rel=ite of rel=item).
 func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
 		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
+		return
 	}
 	var links weblink.Links
 	if mediaType == weblink.LinksetType {
@@ -278,18 +282,8 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 // followLinksets fetches the rel="linkset" targets among the links found
 // so far that share final's origin, each once, and appends their links.
 func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
-	origin := originOf(final)
 	seen := map[string]bool{withoutFragment(final): true}
-	n := len(f.links) // one level: links appended below are not followed
-	for i := 0; i < n; i++ {
-		if !f.links[i].HasRel("linkset") {
-			continue
-		}
-		u, err := url.Parse(f.links[i].Target)
-		if err != nil || !u.IsAbs() || originOf(u) != origin || seen[withoutFragment(u)] {
-			continue
-		}
-		seen[withoutFragment(u)] = true
+	for u := range f.targets("linkset", originOf(final), seen) {
 		f.fetchLinkset(ctx, userAgent, u)
 	}
 }
@@ -309,6 +303,29 @@ func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
 	}
 	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
 		Header: resp.Header, Body: body}
+}
+
+// targets yields the absolute targets of the links found so far that
+// have the relation type rel and the origin o, each once: a target in
+// seen (compared without fragment) is skipped, and one yielded is added to
+// seen. Links appended while the loop runs are not visited (one level).
+func (f *fetcher) targets(rel string, o origin, seen map[string]bool) iter.Seq[*url.URL] {
+	return func(yield func(*url.URL) bool) {
+		n := len(f.links)
+		for i := 0; i < n; i++ {
+			if !f.links[i].HasRel(rel) {
+				continue
+			}
+			u, err := url.Parse(f.links[i].Target)
+			if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
+				continue
+			}
+			seen[withoutFragment(u)] = true
+			if !yield(u) {
+				return
+			}
+		}
+	}
 }
 
 // fetchLinkset GETs the linkset at u and appends its links.

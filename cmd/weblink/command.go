@@ -25,6 +25,7 @@ type command struct {
 
 	pages  int            // pages shown
 	links  int            // links found
+	tmpls  int            // templated links found (Link-Template fields)
 	failed bool           // the source failed, and said so
 	last   *http.Response // the last page fetched and shown, its body closed
 }
@@ -47,6 +48,7 @@ func (c *command) show(p page) error {
 	c.pages++
 	pl := c.linksOf(p)
 	c.links += len(pl.links)
+	c.tmpls += len(pl.templates)
 	return c.render.page(c, pl)
 }
 

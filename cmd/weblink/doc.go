@@ -11,8 +11,10 @@
 //
 //	HTTP/...     one or more response heads, as curl -sI or curl -i print
 //	             them: the last head counts (after redirects and 1xx), with
-//	             the links of the 103 Early Hints before it shown as such;
-//	             reading stops at its blank line, so the body is never read
+//	             the links of the 103 Early Hints before it shown as such
+//	             in the table; the Location of each redirect moves the base
+//	             (-base at first) that the links resolve against; reading
+//	             stops at its blank line, so the body is never read
 //	Name: value  a header block, up to its first blank line
 //	{            an application/linkset+json document (RFC 9264 §4.2)
 //	otherwise    Link field values, one per line as -format prints them, or
@@ -20,20 +22,23 @@
 //	             that starts with "<" starts a new value unless the line
 //	             before ends with a comma
 //
-// Header names match in any letter case, obsolete line folding is joined, and
-// lines may end in CRLF or LF.
+// Header names match in any letter case, obsolete line folding is joined,
+// lines may end in CRLF or LF, and a UTF-8 byte order mark at the start is
+// skipped. An argument that is a URL is a usage error: fetch it with -url.
 //
 // Flags, before or after the values ("--" ends them):
 //
 //	-url URL
 //	    fetch URL (HEAD, or GET when the server answers HEAD with 405 or 501)
 //	    and read the Link header fields of the response (at most 1 MiB of its
-//	    head); targets resolve against the URL after redirects
+//	    head) and of the 103 Early Hints before it; targets resolve against the
+//	    URL after redirects
 //	    $ weblink -url https://api.example.com/items
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,
 //	    printing each page as it arrives; on a terminal, standard error shows a
-//	    progress line (not with NO_COLOR or TERM=dumb)
+//	    progress line as wide as the terminal (COLUMNS, else the width the
+//	    terminal reports), not with NO_COLOR or TERM=dumb
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
 //	    with -all: stop with an error after N pages (default 1000)
@@ -57,16 +62,24 @@
 //	    page is retried at most 10 times (default 0s)
 //	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m
 //	-base URL
-//	    resolve targets and anchors against URL (default: the fetched URL)
+//	    resolve targets and anchors against URL (default: the fetched URL); for
+//	    piped response heads, the URL of the first request, which the Location
+//	    of each redirect moves
 //	    $ curl -sI "$u" | weblink -base "$u"
 //	-rel NAME
 //	    print only the targets of the links with relation type NAME, one per
 //	    line, ready for a shell
-//	    $ next=$(curl -sI "$u" | weblink -rel next -base "$u")
+//	    $ curl -sI "$u" | weblink -rel alternate -base "$u"
+//	-next
+//	    print the one URL that paging follows: the target of the first
+//	    rel="next" link that is about the page itself (not one with an anchor
+//	    elsewhere), resolved as weblink.NextURL resolves it; nothing, with exit
+//	    status 1, when there is none; not with -all
+//	    $ next=$(curl -sI "$u" | weblink -next -base "$u")
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);
 //	    a link without anchor gets its base as anchor: -base, or the page of
-//	    -url that sent it
+//	    -url that sent it; without links, an empty linkset
 //	    $ weblink -json '<https://example.com/a>; rel="alternate"'
 //	-check
 //	    check the links as a sender must write them: each problem is shown under
@@ -85,25 +98,54 @@
 //	    Webmention and WebSub discovery ask for; not with -all, -check or
 //	    -format
 //	    $ weblink -url https://example.com/post -discover -rel webmention
+//	-linkformat
+//	    read standard input (at most 1 MiB), or the body of -url (GET, at most
+//	    16 MiB), as an application/link-format document (RFC 6690: CoAP
+//	    /.well-known/core, resource directories, Memento TimeMaps) and resolve
+//	    its links as RFC 6690 §2.1 says: a relative target against its anchor,
+//	    the context (the origin of the target, else of the document) in the
+//	    anchor, rel hosts when there is none, UTF-8 kept; -url does this by
+//	    itself when the response is application/link-format; not with -all,
+//	    -check or -discover
+//	    $ weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento
+//	-api-catalog
+//	    with -url: list the APIs that the origin of the URL publishes: GET its
+//	    /.well-known/api-catalog (RFC 9727), following redirects to other
+//	    origins but never from https to http, and the nested catalogs it lists
+//	    on the same origin, one level deep; the table, -rel and -json show the
+//	    catalog's links; not with -all, -discover, -check or -format
+//	    $ weblink -url https://example.com -api-catalog -json
+//	-version
+//	    print the version of weblink, and the Go version and commit it was built
+//	    from
+//	    $ weblink -version
 //	-h
 //	    print this help
 //	    $ weblink -h
 //
 // The default output is a table, one row per link: relation types (one that
 // is neither registered nor a URI is marked "?"), target, title (with its
-// language) and other attributes. Colour is used only when standard output is
+// language) and other attributes. The Link-Template fields (RFC 9652) of a
+// response head, a header block or a "Link-Template: ..." argument are shown
+// as rows marked "template" in the first column, their URI Templates as
+// written, never expanded; -json lists them in a "link-template" member next
+// to "linkset". Colour is used only when standard output is
 // a terminal, NO_COLOR is unset or empty and TERM is not "dumb". Text that a
 // terminal would act on is escaped in every mode; -rel percent-encodes it. The
 // userinfo of -url and -base (user:password@) is never printed; the table and
 // the messages show no URL with its userinfo, while -rel, -format and -json
 // print the links as they were sent.
 //
+// The table shows the links of 103 Early Hints heads, marked 103 in a FROM
+// column; -rel, -next, -format and -json take those of the final head only.
+//
 // With -all, the table, -rel and -format print each page as it arrives; -json
 // writes its document and -check its summary at the end. -json stops with an
 // error after the page that brings its links to more than 100000.
 //
-// Exit status: 0 success; 1 no links found, -rel matched nothing, input or a
-// response head larger than 1 MiB, or a fetch failed (a status other than 2xx
-// included); 2 a usage error or problems found by -check. Errors go to standard error, prefixed
+// Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
+// no next link, input or a response head larger than 1 MiB, or a fetch failed
+// (a status other than 2xx included); 2 a usage error or problems found by
+// -check; 130 interrupted (Ctrl-C). Errors go to standard error, prefixed
 // "weblink: ".
 package main

@@ -18,8 +18,11 @@ type api struct {
 	rejectHead int  // status for HEAD requests; 0 to answer them
 	fail       int  // a page that answers 500
 	loop       bool // whether the last page links back to the first
-	mu         sync.Mutex
-	methods    []string
+	// anchored: each page but the last has, before its own next link, the
+	// next link of another resource (anchor="/other").
+	anchored bool
+	mu       sync.Mutex
+	methods  []string
 }
 
 func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -42,6 +45,9 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/items" || err != nil || n < 1 || n > a.pages {
 		http.NotFound(w, r)
 		return
+	}
+	if n < a.pages && a.anchored {
+		w.Header().Add("Link", fmt.Sprintf(`</other?page=%d>; rel=next; anchor="/other"`, n+1))
 	}
 	if n < a.pages {
 		w.Header().Add("Link", fmt.Sprintf(`</items?page=%d>; rel="next"`, n+1))
@@ -221,4 +227,34 @@ func TestAllJSON(t *testing.T) {
 // pad pads s with spaces to n characters.
 func pad(s string, n int) string {
 	return s + strings.Repeat(" ", max(n-len(s), 0))
+}
+
+func TestURLEarlyHints(t *testing.T) {
+	// -url shows the links of the 103 Early Hints heads too, marked 103
+	// in the table as for piped input; -rel takes the final head's only.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			w.Header().Set("Link", "</dropped.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints) // for a request that is redirected
+			w.Header().Del("Link")
+			http.Redirect(w, r, "/page", http.StatusFound)
+			return
+		}
+		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Link", "</app.js>; rel=preload; as=script")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Link", "</next>; rel=next")
+	}))
+	defer srv.Close()
+	u := srv.URL
+	want := "" +
+		"FROM   REL      " + pad("TARGET", len(u+"/style.css")) + "  ATTRIBUTES\n" +
+		"103    preload  " + pad(u+"/style.css", len(u+"/style.css")) + "  as=style\n" +
+		"103    preload  " + pad(u+"/app.js", len(u+"/style.css")) + "  as=script\n" +
+		"final  next     " + u + "/next\n"
+	runBinary(t, "", "-url", u+"/page").want(t, exitOK, want)
+	runBinary(t, "", "-url", u+"/old").want(t, exitOK, want)
+	runBinary(t, "", "-url", u+"/page", "-rel", "preload").want(t, exitNone, "")
+	runBinary(t, "", "-url", u+"/page", "-format").want(t, exitOK, "<"+u+"/next>; rel=\"next\"\n")
 }

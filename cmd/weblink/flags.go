@@ -20,14 +20,20 @@ type options struct {
 	maxPages int
 	base     string
 	rel      string
+	next     bool
 	json     bool
 	check    bool
 	format   bool
 	help     bool
+	version  bool
 	discover bool
-	headers  http.Header   // -H, each repeated
-	timeout  time.Duration // for each request
-	wait     time.Duration // -wait: WaitRateLimits; 0: off
+	// linkformat reads the input as an application/link-format document
+	// (RFC 6690).
+	linkformat bool
+	catalog    bool          // -api-catalog
+	headers    http.Header   // -H, each repeated
+	timeout    time.Duration // for each request
+	wait       time.Duration // -wait: WaitRateLimits; 0: off
 
 	baseURL   *url.URL      // base, parsed, without userinfo; nil when not given
 	user      *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -49,10 +55,14 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&o.wait, "wait", 0, flagHelp("wait"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
+	fs.BoolVar(&o.next, "next", false, flagHelp("next"))
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
+	fs.BoolVar(&o.linkformat, "linkformat", false, flagHelp("linkformat"))
+	fs.BoolVar(&o.catalog, "api-catalog", false, flagHelp("api-catalog"))
+	fs.BoolVar(&o.version, "version", false, flagHelp("version"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
 }
@@ -136,10 +146,14 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		}
 		return o, nil, usageError(stderr, err.Error()), false
 	}
+	if o.version {
+		io.WriteString(stdout, versionText())
+		return o, nil, exitOK, false
+	}
 	modes := 0
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "rel", "json", "check", "format":
+		case "rel", "next", "json", "check", "format":
 			if f.Value.String() != "false" { // -json=false chooses no mode
 				modes++
 			}
@@ -147,11 +161,17 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	})
 	switch {
 	case modes > 1:
-		return o, nil, usageError(stderr, "-rel, -json, -check and -format cannot be combined"), false
+		return o, nil, usageError(stderr, "-rel, -next, -json, -check and -format cannot be combined"), false
+	case o.next && o.all:
+		return o, nil, usageError(stderr, "-next cannot be combined with -all, which follows the next links itself"), false
 	case o.all && o.url == "":
 		return o, nil, usageError(stderr, "-all needs -url"), false
 	case o.discover && (o.url == "" || o.all || o.check || o.format):
 		return o, nil, usageError(stderr, "-discover needs -url, and cannot be combined with -all, -check or -format"), false
+	case o.linkformat && (o.all || o.check || o.discover || len(values) > 0):
+		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
+	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
+		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:
@@ -164,6 +184,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-wait needs -url, and does not apply to -discover"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
+	}
+	if msg := urlValue(values); msg != "" {
+		return o, nil, usageError(stderr, msg), false
 	}
 	// Userinfo is taken out of -url and -base as soon as they are read, so
 	// that no message or output can show it.
@@ -189,6 +212,29 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		o.baseURL = u
 	}
 	return o, values, exitOK, true
+}
+
+// urlValue returns the usage error for a link value that is an http or
+// https URL rather than a Link field value (which starts with "<"), as
+// when weblink is given the URL to fetch, or "" when there is none.
+func urlValue(values []string) string {
+	for i, v := range values {
+		s := strings.TrimLeft(v, " \t")
+		if name, value, ok := splitHeader(s); ok && isLink(name) {
+			s = value
+		}
+		if hasPrefixFold(s, "http://") || hasPrefixFold(s, "https://") {
+			return fmt.Sprintf("argument %d is a URL, not a Link field value (which starts with \"<\"); to fetch it and show its links, use -url: weblink -url %s",
+				i+1, clean(withoutUserinfo(s)))
+		}
+	}
+	return ""
+}
+
+// hasPrefixFold reports whether s starts with prefix, ASCII letters in any
+// case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && ascii.EqualFold(s[:len(prefix)], prefix)
 }
 
 // usageError reports a wrong command line and returns its exit status.

@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/linkformat"
+	"github.com/weblinking/weblink/linktemplate"
 )
 
 // A page is what a source hands on for one resource: the response heads
@@ -17,6 +20,7 @@ type page struct {
 	// whose links are the resource's: every head but the last is a 103.
 	heads      []head
 	linkset    *document   // an application/linkset+json document, instead of heads
+	linkformat *document   // an application/link-format document (RFC 6690), instead of the heads' links
 	discovered *discovered // -discover: the links of a header and a body, instead of heads
 }
 
@@ -24,10 +28,11 @@ type page struct {
 // given as arguments, a header block, field values read from standard
 // input.
 type head struct {
-	status    int     // its status code; 0 when the input has no status line
-	url       string  // the URL it answers, after redirects, as shown (showURL); "" when unknown
-	links     []field // its Link field values
-	templates []field // its Link-Template field values (RFC 9652), as sent; not shown yet
+	status    int      // its status code; 0 when the input has no status line
+	url       string   // the URL it answers, after redirects, as shown (showURL); "" when unknown
+	base      *url.URL // what its links resolve against: -base, moved by redirects, or url; nil when unknown
+	links     []field  // its Link field values
+	templates []field  // its Link-Template field lines (RFC 9652), as sent
 }
 
 // field is one Link field value to parse.
@@ -39,7 +44,7 @@ type field struct {
 }
 
 // document is an input that is one document rather than field values: an
-// application/linkset+json document.
+// application/linkset+json or an application/link-format document.
 type document struct {
 	text []byte
 	line int // the line of standard input where it starts
@@ -62,32 +67,47 @@ type pageLinks struct {
 	hints   int           // how many of links are from 103 heads
 	sources []string      // -discover: where each link came from
 	linkset bool          // whether links are from a linkset+json document, which Check has not seen
+	// linkformat is whether the links are from a link-format document,
+	// resolved by linkformat.Resolve (RFC 6690 §2.1) rather than
+	// Links.Resolve.
+	linkformat bool
+	// templates are the templated links of the Link-Template fields of
+	// the heads (RFC 9652), as sent: shown, never expanded or resolved.
+	templates []linktemplate.Template
 }
+
+// final returns the links of the final head: those of the resource, not
+// the 103 Early Hints for it.
+func (p *pageLinks) final() weblink.Links { return p.links[p.hints:] }
 
 // fromHints marks what comes from a 103 Early Hints head in messages.
 const fromHints = "(103 Early Hints)"
 
 // linksOf parses the heads or the document of p, reporting what could not
-// be parsed, and resolves the links against -base or the URL of its final
-// head.
+// be parsed, and resolves the links against the base of its final head
+// (-base for a document).
 func (c *command) linksOf(p page) *pageLinks {
 	if d := p.discovered; d != nil {
 		return &pageLinks{base: d.base, links: d.links, sources: d.sources}
 	}
 	pl := &pageLinks{}
-	if n := len(p.heads); n > 0 {
-		pl.url = p.heads[n-1].url
-	}
 	base := c.opts.baseURL
-	if base == nil && pl.url != "" {
-		base, _ = url.Parse(pl.url)
+	if n := len(p.heads); n > 0 {
+		pl.url, base = p.heads[n-1].url, p.heads[n-1].base
 	}
-	if p.linkset != nil {
+	switch {
+	case p.linkset != nil:
 		pl.links, pl.linkset = c.parseLinkset(p.linkset), true
-	} else {
+	case p.linkformat != nil:
+		pl.links, pl.linkformat = c.parseLinkFormat(p.linkformat), true
+	default:
 		pl.links, pl.hints = c.parseHeads(p.heads)
+		pl.templates = c.parseTemplates(p.heads)
 	}
-	if base != nil {
+	switch {
+	case pl.linkformat:
+		pl.links = linkformat.Resolve(pl.links, base)
+	case base != nil:
 		pl.links = pl.links.Resolve(base)
 	}
 	pl.base = base
@@ -117,6 +137,17 @@ func (c *command) parseLinkset(doc *document) weblink.Links {
 	return links
 }
 
+// parseLinkFormat parses a link-format document and reports, with their
+// line and byte, the link-values it dropped.
+func (c *command) parseLinkFormat(doc *document) weblink.Links {
+	links, err := linkformat.Parse(doc.text)
+	if err == nil {
+		return links
+	}
+	c.parseProblems(field{label: "input", line: doc.line, text: string(doc.text)}, err)
+	return links
+}
+
 // parseHeads parses the Link field values of heads and reports what could
 // not be parsed, or with -check what weblink.Check finds. The first hints
 // links are from 103 Early Hints heads.
@@ -134,17 +165,51 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
 				fc.checkField(c, f)
 				continue
 			}
-			for _, e := range leaves(err) {
-				var se *weblink.SyntaxError
-				if errors.As(e, &se) {
-					c.positioned(f, se.Offset, se.Msg, false)
-				} else {
-					c.problem(f.label, e)
-				}
-			}
+			c.parseProblems(f, err)
 		}
 	}
 	return all, hints
+}
+
+// parseProblems reports each problem of err, what parsing f found: at its
+// byte when it is a *weblink.SyntaxError.
+func (c *command) parseProblems(f field, err error) {
+	for _, e := range leaves(err) {
+		var se *weblink.SyntaxError
+		if errors.As(e, &se) {
+			c.positioned(f, se.Offset, se.Msg, false)
+		} else {
+			c.problem(f.label, e)
+		}
+	}
+}
+
+// parseTemplates parses the Link-Template field lines of each head as one
+// field (RFC 9651 §4.2 combines the lines) and reports a field that
+// linktemplate.Parse ignored: where, when the field is one line.
+func (c *command) parseTemplates(heads []head) []linktemplate.Template {
+	var all []linktemplate.Template
+	for i, h := range heads {
+		if len(h.templates) == 0 {
+			continue
+		}
+		lines := make([]string, len(h.templates))
+		for j, f := range h.templates {
+			lines[j] = f.text
+		}
+		ts, err := linktemplate.ParseHeader(http.Header{"Link-Template": lines})
+		all = append(all, ts...)
+		var se *linktemplate.SyntaxError
+		f := h.templates[0]
+		f.hint = i < len(heads)-1
+		switch {
+		case errors.As(err, &se) && len(lines) == 1 && se.Offset >= 0:
+			c.positioned(f, se.Offset, "Link-Template: "+se.Msg, false)
+		case err != nil:
+			c.problem(f.label, err)
+		}
+	}
+	return all
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

@@ -36,3 +36,47 @@ func TestStatusLineEscapes(t *testing.T) {
 		}
 	}
 }
+
+func TestEarlyHintsFlood(t *testing.T) {
+	// net/http leaves the limits on 1xx responses to a client that sees
+	// them: the command stops a request after 100 of them, or when its
+	// 103 heads hold more than 1 MiB together; under that, it shows them,
+	// escaped.
+	hint := func(n int) string {
+		return "HTTP/1.1 103 Early Hints\r\nLink: <" + strings.Repeat("a", n) + ">; rel=preload; title*=UTF-8''%1B%5B2J\r\n\r\n"
+	}
+	const final = "HTTP/1.1 200 OK\r\nLink: </next>; rel=next\r\nContent-Length: 0\r\n\r\n"
+	for _, c := range []struct {
+		name, response, msg string
+	}{
+		{"100 small hints", strings.Repeat(hint(10), 100) + final, ""},
+		{"101 small hints", strings.Repeat(hint(10), 101) + final, "more than 100 interim (1xx) responses"},
+		{"101 interim responses", strings.Repeat("HTTP/1.1 102 Processing\r\n\r\n", 101) + final, "more than 100 interim (1xx) responses"},
+		{"9 hints of 100 KiB", strings.Repeat(hint(100<<10), 9) + final, ""},
+		{"11 hints of 100 KiB", strings.Repeat(hint(100<<10), 11) + final, "the 103 Early Hints heads are larger than 1 MiB together"},
+	} {
+		u := rawpeer.Serve(t, func(string) string { return c.response })
+		r := runCmd(t, "", "-url", u+"/")
+		switch {
+		case strings.ContainsAny(r.stdout+r.stderr, "\x1b"):
+			t.Errorf("%s: terminal escapes reach the output", c.name)
+		case c.msg == "" && (r.code != exitOK || !strings.Contains(r.stdout, "final  next") || r.stderr != ""):
+			t.Errorf("%s: exit %d, stderr %.300q", c.name, r.code, r.stderr)
+		case c.msg != "" && (r.code != exitNone || r.stdout != "" || !strings.Contains(r.stderr, c.msg)):
+			t.Errorf("%s: exit %d, stdout %.100q, stderr %.300q; want %q", c.name, r.code, r.stdout, r.stderr, c.msg)
+		}
+	}
+}
+
+func TestClientErrorShortened(t *testing.T) {
+	// net/http quotes a malformed header line whole in its error: the
+	// message shows its start, escaped.
+	u := rawpeer.Serve(t, func(string) string {
+		return "HTTP/1.1 200 OK\r\nLink: <" + strings.Repeat("a", 512<<10) + ">; title=\"\x1b[2J\"\r\n\r\n"
+	})
+	r := runCmd(t, "", "-url", u+"/")
+	if r.code != exitNone || len(r.stderr) > 500 || !strings.Contains(r.stderr, "malformed MIME header line") ||
+		strings.Contains(r.stderr, "\x1b") {
+		t.Errorf("exit %d, %d bytes of stderr: %.400q", r.code, len(r.stderr), r.stderr)
+	}
+}

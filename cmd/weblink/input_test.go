@@ -142,3 +142,68 @@ func TestInputTooLarge(t *testing.T) {
 	in := "<a>; rel=next" + strings.Repeat(" ", maxInput-len("<a>; rel=next"))
 	runCmd(t, in, "-rel", "next").want(t, exitOK, "a\n")
 }
+
+func TestRedirectsMoveTheBase(t *testing.T) {
+	// curl -sIL: each Location moves the base, resolved against the one
+	// before, from -base on; the final head's links resolve against the
+	// URL the redirects led to.
+	in := "HTTP/1.1 301 Moved Permanently\r\nLocation: /b/new?x=1\r\nLink: </old>; rel=canonical\r\n\r\n" +
+		"HTTP/1.1 302 Found\r\nLocation: ../c/\r\n\r\n" +
+		"HTTP/1.1 307 Temporary Redirect\r\nlocation: https://other.example/d/\r\n\r\n" +
+		"HTTP/1.1 308 Permanent Redirect\r\nLocation: e\r\n\r\n" +
+		"HTTP/2 200\r\nlink: <f>; rel=next\r\n\r\n"
+	runBinary(t, in, "-rel", "next", "-base", "https://a.example/a/start").want(t, exitOK, "https://other.example/d/f\n")
+	runBinary(t, in, "-next", "-base", "https://a.example/a/start").want(t, exitOK, "https://other.example/d/f\n")
+	// -json anchors the links at the final URL.
+	r := runBinary(t, in, "-json", "-base", "https://a.example/a/start")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"anchor": "https://other.example/d/e"`) {
+		t.Errorf("exit %d, stdout %s", r.code, r.stdout)
+	}
+	// Two redirects on one origin, the second relative to the first.
+	in = "HTTP/1.1 301 Moved\r\nLocation: /v2/items\r\n\r\nHTTP/1.1 302 Found\r\nLocation: ?page=1\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nLink: <?page=2>; rel=next\r\n\r\n"
+	runBinary(t, in, "-next", "-base", "https://api.example.com/items").want(t, exitOK, "https://api.example.com/v2/items?page=2\n")
+	// Without -base, an absolute Location is the base; a relative one
+	// leaves the links as written.
+	in = "HTTP/1.1 301 Moved\r\nLocation: https://a.example/x/\r\n\r\nHTTP/1.1 200 OK\r\nLink: <y>; rel=next\r\n\r\n"
+	runBinary(t, in, "-rel", "next").want(t, exitOK, "https://a.example/x/y\n")
+	in = "HTTP/1.1 301 Moved\r\nLocation: /x/\r\n\r\nHTTP/1.1 200 OK\r\nLink: <y>; rel=next\r\n\r\n"
+	runBinary(t, in, "-rel", "next").want(t, exitOK, "y\n")
+	// The userinfo of a Location is not kept.
+	in = "HTTP/1.1 301 Moved\r\nLocation: https://u:secret@a.example/x/\r\n\r\nHTTP/1.1 200 OK\r\nLink: <y>; rel=next\r\n\r\n"
+	runBinary(t, in, "-rel", "next").want(t, exitOK, "https://a.example/x/y\n")
+}
+
+func TestFinalHeadOnly(t *testing.T) {
+	// -rel, -format and -json take the links of the final head; the table
+	// shows those of the 103 too, in its FROM column.
+	in := "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nLink: </style.css>; rel=preload; as=style, </next>; rel=next\r\n\r\n"
+	runBinary(t, in, "-rel", "preload").want(t, exitOK, "/style.css\n")
+	runBinary(t, in, "-format").want(t, exitOK, "</style.css>; rel=\"preload\"; as=style\n</next>; rel=\"next\"\n")
+	r := runBinary(t, in, "-json", "-base", "https://a.example/")
+	if r.code != exitOK || strings.Count(r.stdout, "style.css") != 1 {
+		t.Errorf("-json: exit %d, stdout %s", r.code, r.stdout)
+	}
+	runBinary(t, in).want(t, exitOK, ""+
+		"FROM   REL      TARGET      ATTRIBUTES\n"+
+		"103    preload  /style.css  as=style\n"+
+		"final  preload  /style.css  as=style\n"+
+		"final  next     /next\n")
+}
+
+func TestByteOrderMark(t *testing.T) {
+	// A UTF-8 byte order mark before the input is skipped, whatever the
+	// input is.
+	for _, in := range []string{
+		"\ufeffHTTP/1.1 200 OK\r\nLink: <a>; rel=next\r\n\r\n",
+		"\ufeffLink: <a>; rel=next\r\n",
+		"\ufeff<a>; rel=next\n",
+		"\ufeff{\"linkset\": [{\"anchor\": \"https://x.example/\", \"next\": [{\"href\": \"a\"}]}]}",
+	} {
+		r := runBinary(t, in, "-rel", "next")
+		if r.code != exitOK || !strings.HasSuffix(r.stdout, "a\n") || strings.Count(r.stdout, "\n") != 1 || r.stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", in, r.code, r.stdout, r.stderr)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package main
 //
 //	main.go            the process: signals, standard files, exit statuses
 //	flags.go, help.go  the options, and -h (doc.go is generated from help.go)
+//	version.go         -version
 //	mode.go            the source and the renderer that the options choose
 //	command.go         a run: source -> command.show -> renderer, counting
 //
@@ -14,20 +15,27 @@ package main
 //	source_args.go      link values given as arguments
 //	source_stdin.go     standard input: response heads, a header block,
 //	                    field values, a linkset+json document
-//	source_fetch.go     -url, -all: fetched responses (client.go: the client)
+//	source_fetch.go     -url, -all: fetched responses and their 103 Early
+//	                    Hints (client.go: the client)
 //	source_discover.go  -url -discover: the links of a header and a body
+//	source_linkformat.go  -linkformat, and -url answered with
+//	                    application/link-format: a link-format document
+//	source_apicatalog.go  -url -api-catalog: the links of an API catalog
 //
 //	head.go  page, head (status, URL, Link and Link-Template fields) and
-//	         field; parsing them into links, resolved (pageLinks)
+//	         field; parsing them into links, resolved, and templated links,
+//	         never expanded (pageLinks)
 //
 //	renderers, each a renderer (page per page, end once):
 //	render_table.go   the default table, and the SOURCE table of -discover
 //	render_rel.go     -rel
+//	render_next.go    -next
 //	render_format.go  -format
 //	render_json.go    -json
 //	render_check.go   -check
 //
-//	text.go, progress.go  escaping and widths; the progress line of -all
+//	text.go      escaping and widths
+//	progress.go  the progress line of -all (columns*.go: the terminal's width)
 //
 // To add a mode: add its flag to options and newFlagSet (flags.go) and its
 // line to flagDocs (help.go, then go generate), rule out the combinations
@@ -45,18 +53,39 @@ import (
 )
 
 func main() {
-	// An interrupt ends a fetch cleanly: the progress line is cleared and
-	// what was printed stays.
+	// An interrupt (Ctrl-C) ends a fetch cleanly: the progress line is
+	// cleared, what was printed stays, and the exit status is 130, as a
+	// shell reports a command that SIGINT killed. What does not stop on
+	// the context (reading standard input) gets interruptGrace to end,
+	// then the process exits anyway.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	os.Exit(runEnv(ctx, os.Args[1:], systemEnv(os.Stdin, os.Stdout, os.Stderr, os.Getenv)))
+	done := make(chan int, 1)
+	go func() { done <- runEnv(ctx, os.Args[1:], systemEnv(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-ctx.Done():
+		select {
+		case code = <-done:
+		case <-time.After(interruptGrace):
+		}
+	}
+	if ctx.Err() != nil {
+		code = exitInterrupted
+	}
+	os.Exit(code)
 }
+
+// interruptGrace is how long an interrupted run may take to end.
+const interruptGrace = time.Second
 
 // Exit statuses.
 const (
-	exitOK      = 0
-	exitNone    = 1 // no links, no -rel match, input too large, fetch failed
-	exitProblem = 2 // usage errors and -check problems
+	exitOK          = 0
+	exitNone        = 1   // no links, no -rel match, input too large, fetch failed
+	exitProblem     = 2   // usage errors and -check problems
+	exitInterrupted = 130 // SIGINT (Ctrl-C): 128 + its number
 )
 
 // env is what a run of the command works with besides its arguments: its
@@ -70,6 +99,8 @@ type env struct {
 	stdoutTerminal bool // colours in the table
 	stderrTerminal bool // the progress line of -all
 	now            func() time.Time
+	columns        func() int    // the width of the terminal on standard error; 0 when unknown
+	tick           time.Duration // how often the progress line is redrawn; 0: only as the fetch moves
 }
 
 // systemEnv returns the env of a process with these files.
@@ -80,8 +111,14 @@ func systemEnv(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) st
 		stdoutTerminal: isTerminal(stdout),
 		stderrTerminal: isTerminal(stderr),
 		now:            time.Now,
+		columns:        func() int { return columns(getenv, func() int { return terminalColumns(stderr) }) },
+		tick:           progressTick,
 	}
 }
+
+// progressTick is how often the progress line is redrawn during a
+// request, so that its elapsed time moves.
+const progressTick = 500 * time.Millisecond
 
 // run is the whole command: it parses args, reads stdin or fetches, writes
 // its results to stdout and its errors to stderr, and returns the exit
@@ -109,13 +146,18 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		render: render,
 	}
 	if opts.all && e.stderrTerminal && plainTerminal(e.getenv) {
-		c.progress = &progress{w: e.stderr, start: e.now(), now: e.now}
+		c.progress = &progress{w: e.stderr, start: e.now(), now: e.now, columns: e.columns}
+		if e.columns == nil {
+			c.progress.columns = func() int { return columns(e.getenv, nil) }
+		}
 	}
 	if len(values) == 0 && opts.url == "" && e.stdinTerminal {
 		io.WriteString(e.stderr, example)
 		return exitProblem
 	}
+	stopTicker := c.progress.tick(e.tick)
 	code = c.run(src)
+	stopTicker()
 	if err := out.Flush(); err != nil && code == exitOK {
 		c.errorf("writing output: %v", err)
 		code = exitNone

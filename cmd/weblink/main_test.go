@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -200,26 +202,16 @@ func TestExitStatusOfBinary(t *testing.T) {
 		{[]string{"-check", `<a>; rel=next`, `b`}, "", 2, "", ""},
 		{[]string{"-check", `<a>; rel=next`}, "", 0, "1 link: 0 errors, 0 warnings\n", ""},
 	} {
-		cmd := exec.Command(binary, c.args...)
-		cmd.Stdin = strings.NewReader(c.stdin)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			code = exit.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		r := runBinary(t, c.stdin, c.args...)
+		code := r.code
 		if code != c.code {
 			t.Errorf("weblink %q: exit status %d, want %d", c.args, code, c.code)
 		}
-		if c.stdout != "" && stdout.String() != c.stdout {
-			t.Errorf("weblink %q: stdout %q, want %q", c.args, stdout.String(), c.stdout)
+		if c.stdout != "" && r.stdout != c.stdout {
+			t.Errorf("weblink %q: stdout %q, want %q", c.args, r.stdout, c.stdout)
 		}
-		if stderr.String() != c.stderr {
-			t.Errorf("weblink %q: stderr %q, want %q", c.args, stderr.String(), c.stderr)
+		if r.stderr != c.stderr {
+			t.Errorf("weblink %q: stderr %q, want %q", c.args, r.stderr, c.stderr)
 		}
 	}
 }
@@ -474,7 +466,7 @@ func TestJSON(t *testing.T) {
 		!strings.Contains(r.stderr, "weblink: -json leaves out <b>: it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it\n") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	runCmd(t, "", "-json", `b`).want(t, exitNone, "")
+	runCmd(t, "", "-json", `b`).want(t, exitNone, "{\n  \"linkset\": []\n}\n")
 }
 
 func TestCheckErrorsAndWarnings(t *testing.T) {
@@ -518,4 +510,79 @@ func TestCheckErrorsAndWarnings(t *testing.T) {
 		"                         ^\n"+
 		"Link line 2, byte 25: error: repeated \"title\" is ignored, only the first counts: remove it (RFC 8288 §3.4.1: it must not appear more than once in a link-value)\n"+
 		"2 links: 1 error, 1 warning\n")
+}
+
+func TestURLArgument(t *testing.T) {
+	// A URL where a link-value goes: a usage error that says to use -url,
+	// without the userinfo of the URL.
+	for _, args := range [][]string{
+		{"https://api.example.com/items"},
+		{"HTTP://api.example.com/items"},
+		{"-rel", "next", "https://user:secret@api.example.com/items"},
+		{"Link: https://api.example.com/items"},
+		{"<a>; rel=next", " http://api.example.com/items"},
+	} {
+		r := runBinary(t, "", args...)
+		if r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, "use -url") ||
+			!strings.Contains(r.stderr, "weblink -url ") || strings.Contains(r.stderr, "secret") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runBinary(t, "", "https://api.example.com/items")
+	if want := "weblink -url https://api.example.com/items\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want the command %q", r.stderr, want)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	// -version prints the build information: the module version and the
+	// Go version the binary was built with.
+	r := runBinary(t, "", "-version")
+	if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, "weblink ") ||
+		!strings.HasSuffix(r.stdout, " "+runtime.Version()+"\n") || strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestJSONWithoutLinks(t *testing.T) {
+	// -json with no links still writes a linkset, so that | jq works;
+	// the exit status and the message say there were none.
+	for _, in := range []string{"", "HTTP/1.1 200 OK\r\n\r\n",
+		"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\n\r\n"} {
+		r := runBinary(t, in, "-json")
+		var doc struct{ Linkset []any }
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Linkset == nil || len(doc.Linkset) != 0 ||
+			!strings.Contains(r.stdout, `"linkset"`) {
+			t.Errorf("%q: stdout %q: %v, want an empty linkset", in, r.stdout, err)
+		}
+		if r.code != exitNone || r.stderr != "weblink: no links found\n" {
+			t.Errorf("%q: exit %d, stderr %q", in, r.code, r.stderr)
+		}
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	build := func(version string, settings ...string) *debug.BuildInfo {
+		info := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: version}}
+		for i := 0; i < len(settings); i += 2 {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+		}
+		return info
+	}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{build("v1.2.3"), "weblink v1.2.3 go1.99\n"},
+		{build(""), "weblink (devel) go1.99\n"},
+		{build("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.time", "2026-12-01T10:00:00Z", "vcs.modified", "true"),
+			"weblink (devel) commit 0123456789ab+modified 2026-12-01T10:00:00Z go1.99\n"},
+		// A pseudo-version names the commit already.
+		{build("v0.0.0-20261201100000-0123456789ab", "vcs.revision", "0123456789abcdef0123"),
+			"weblink v0.0.0-20261201100000-0123456789ab go1.99\n"},
+	} {
+		if got := versionOf(c.info); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
 }

@@ -25,8 +25,14 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	switch {
 	case o.url != "" && o.discover:
 		src = discoverSource
+	case o.url != "" && o.linkformat:
+		src = linkformatFetchSource
+	case o.url != "" && o.catalog:
+		src = apiCatalogSource
 	case o.url != "":
 		src = fetchSource
+	case o.linkformat:
+		src = linkformatStdinSource(stdin)
 	case len(values) > 0:
 		src = argsSource(values)
 	default:
@@ -36,12 +42,14 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	switch {
 	case o.rel != "":
 		r = &relTargets{rel: o.rel, first: o.discover}
+	case o.next:
+		r = &nextPage{}
 	case o.json:
 		r = &linksetJSON{}
 	case o.check:
 		r = &checker{}
 	case o.format:
-		r = formatter{}
+		r = &formatter{}
 	default:
 		r = &table{bySource: o.discover}
 	}

@@ -36,7 +36,8 @@ func readmeLoop(t *testing.T) string {
 func TestReadmeShellLoop(t *testing.T) {
 	// The loop as the README prints it, run by bash with curl and the
 	// weblink binary against a local API of three pages: one request per
-	// page, each page in its own file.
+	// page, each page in its own file. Each page also has the next link of
+	// another resource (anchor="/other"), which the loop must not follow.
 	bash, err := exec.LookPath("bash")
 	if err == nil {
 		_, err = exec.LookPath("curl")
@@ -48,7 +49,7 @@ func TestReadmeShellLoop(t *testing.T) {
 		t.Skip(err)
 	}
 	var requests atomic.Int32
-	a := &api{pages: 3}
+	a := &api{pages: 3, anchored: true}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
 		a.ServeHTTP(w, r)

@@ -1,40 +1,47 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/linktemplate"
 )
 
 // linksetJSON is the renderer of -json: it collects the links of every
 // page and prints them at the end as one application/linkset+json
 // document (RFC 9264 §4.2).
 type linksetJSON struct {
-	collected weblink.Links // every link so far
+	collected weblink.Links           // every link so far
+	templates []linktemplate.Template // every templated link so far (Link-Template)
 }
 
-// page collects the links of p, each without anchor anchored at the base
-// of p: the context of a link is its base (RFC 8288 §3.2).
+// page collects the links of the final head of p, each without anchor
+// anchored at the base of p: the context of a link is its base (RFC 8288
+// §3.2).
 func (j *linksetJSON) page(c *command, p *pageLinks) error {
-	for _, l := range p.links {
+	for _, l := range p.final() {
 		if l.Anchor == "" && p.base != nil {
 			l.Anchor = p.base.String()
 		}
 		j.collected = append(j.collected, l)
 	}
+	j.templates = append(j.templates, p.templates...)
 	return nil
 }
 
-// end prints the document.
+// end prints the document, an empty linkset when there are no links (so
+// that a pipe into jq works), and then says that there were none.
 func (j *linksetJSON) end(c *command) int {
-	if c.links == 0 {
-		return c.noLinks()
-	}
 	if err := j.write(c); err != nil {
 		c.fail(err)
 		return exitNone
+	}
+	if len(j.collected) == 0 && len(j.templates) == 0 {
+		return c.noLinks()
 	}
 	return exitOK
 }
@@ -109,9 +116,72 @@ func (j *linksetJSON) write(c *command) error {
 			return err
 		}
 	}
-	c.out.Write(jsonSafe(doc))
+	c.out.Write(jsonSafe(withTemplates(doc, j.templates)))
 	c.out.WriteByte('\n')
 	return nil
+}
+
+// withTemplates returns doc, a linkset document, with a "link-template"
+// member after "linkset" when there are templated links: an array of one
+// object per template, in order, with its URI Template as sent (never
+// expanded), its relation types, anchor and var-base when present, and
+// its other parameters in a "params" object, in order:
+//
+//	"link-template": [
+//	  { "template": "/widgets/{id}", "rel": ["item"], "var-base": "https://example.org/vars/", "params": { "title": "Widget" } }
+//	]
+func withTemplates(doc []byte, ts []linktemplate.Template) []byte {
+	if len(ts) == 0 {
+		return doc
+	}
+	doc = bytes.TrimRight(doc, " \n")
+	doc = append(bytes.TrimRight(doc[:len(doc)-1], " \n"), ",\n  \"link-template\": [\n"...)
+	for i, t := range ts {
+		doc = append(doc, `    { "template": `...)
+		doc = appendJSONString(doc, t.Template)
+		if len(t.Rel) > 0 {
+			doc = append(doc, `, "rel": [`...)
+			for k, r := range t.Rel {
+				if k > 0 {
+					doc = append(doc, ", "...)
+				}
+				doc = appendJSONString(doc, r)
+			}
+			doc = append(doc, ']')
+		}
+		for _, p := range [...][2]string{{"anchor", t.Anchor}, {"var-base", t.VarBase}} {
+			if p[1] != "" {
+				doc = append(doc, ", "...)
+				doc = appendJSONString(doc, p[0])
+				doc = append(doc, ": "...)
+				doc = appendJSONString(doc, p[1])
+			}
+		}
+		if len(t.Params) > 0 {
+			doc = append(doc, `, "params": { `...)
+			for k, p := range t.Params {
+				if k > 0 {
+					doc = append(doc, ", "...)
+				}
+				doc = appendJSONString(doc, p.Name)
+				doc = append(doc, ": "...)
+				doc = appendJSONString(doc, p.Value)
+			}
+			doc = append(doc, " }"...)
+		}
+		doc = append(doc, " }"...)
+		if i < len(ts)-1 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, '\n')
+	}
+	return append(doc, "  ]\n}"...)
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
 }
 
 // maxReported is the most links that -json names as left out; the others

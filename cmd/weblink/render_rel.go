@@ -10,21 +10,23 @@ import (
 type relTargets struct {
 	rel     string
 	first   bool // only the first match of a page: -discover's endpoint
+	links   int  // links of final heads
 	matches int  // targets printed
 }
 
-// page prints the targets of the links of p that have the relation type,
-// or with first the target of the first of them, which is the endpoint
-// that Webmention and WebSub discovery ask for.
+// page prints the targets of the links of the final head of p that have
+// the relation type, or with first the target of the first of them, which
+// is the endpoint that Webmention and WebSub discovery ask for.
 func (r *relTargets) page(c *command, p *pageLinks) error {
+	r.links += len(p.final())
 	if r.first {
-		if l, ok := p.links.Rel(r.rel); ok {
+		if l, ok := p.final().Rel(r.rel); ok {
 			r.matches++
 			c.out.WriteString(shellSafe(l.Target) + "\n")
 		}
 		return nil
 	}
-	for _, l := range p.links {
+	for _, l := range p.final() {
 		if l.HasRel(r.rel) {
 			r.matches++
 			c.out.WriteString(shellSafe(l.Target))
@@ -36,7 +38,7 @@ func (r *relTargets) page(c *command, p *pageLinks) error {
 
 // end says when nothing matched.
 func (r *relTargets) end(c *command) int {
-	if c.links == 0 {
+	if r.links == 0 {
 		return c.noLinks()
 	}
 	if r.matches == 0 {

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/linktemplate"
 )
 
 // ANSI escape sequences for the table on a terminal.
@@ -37,14 +38,14 @@ func (t *table) page(c *command, p *pageLinks) error {
 	if t.bySource {
 		t.sourceTable(c, p.links, p.sources)
 	} else {
-		t.linkTable(c, p.url, p.links, p.hints)
+		t.linkTable(c, p.url, p.links, p.hints, p.templates)
 	}
 	return nil
 }
 
 // end explains the "?" mark when a row has one.
 func (t *table) end(c *command) int {
-	if c.links == 0 {
+	if c.links == 0 && c.tmpls == 0 {
 		return c.noLinks()
 	}
 	if t.unregistered {
@@ -57,15 +58,17 @@ func (t *table) end(c *command) int {
 // other attributes. A column that is empty in every row is left out.
 // pageURL, when set, is printed above the table with -all. When the first
 // hints links are from 103 Early Hints heads, a first column FROM tells
-// them ("103") from those of the final response ("final").
-func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints int) {
+// them ("103") from those of the final response ("final"). The templated
+// links of Link-Template fields follow, marked "template" in that column,
+// their URI Templates as sent: a template is never expanded.
+func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints int, templates []linktemplate.Template) {
 	if pageURL != "" && c.opts.all {
 		if c.pages > 1 {
 			c.out.WriteByte('\n')
 		}
 		c.out.WriteString(c.style(bold, "page "+strconv.Itoa(c.pages)+": "+clean(pageURL)) + "\n")
 	}
-	if len(links) == 0 {
+	if len(links) == 0 && len(templates) == 0 {
 		if c.opts.all {
 			c.out.WriteString("(no links)\n")
 		}
@@ -81,6 +84,10 @@ func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints
 			}
 		}
 		rows = append(rows, []cell{from, t.relCell(c, l), plain(l.Target), cut(title(l)), plain(attributes(l))})
+	}
+	for _, tm := range templates {
+		l := templateLink(tm)
+		rows = append(rows, []cell{{"template", c.style(yellow, "template")}, t.relCell(c, l), plain(tm.Template), cut(title(l)), plain(attributes(l))})
 	}
 	var widths [5]int // 0 for a column left out
 	for _, row := range rows {
@@ -112,6 +119,23 @@ func (t *table) linkTable(c *command, pageURL string, links weblink.Links, hints
 		c.out.WriteString(b.String())
 		c.out.WriteByte('\n')
 	}
+}
+
+// templateLink returns tm as a link for the table's columns: the template
+// as Target, title in Title, var-base first among the Params.
+func templateLink(tm linktemplate.Template) weblink.Link {
+	l := weblink.Link{Target: tm.Template, Rel: tm.Rel, Anchor: tm.Anchor}
+	if tm.VarBase != "" {
+		l.Params = append(l.Params, weblink.Param{Name: "var-base", Value: tm.VarBase})
+	}
+	for _, p := range tm.Params {
+		if p.Name == "title" {
+			l.Title = p.Value
+			continue
+		}
+		l.Params = append(l.Params, p)
+	}
+	return l
 }
 
 // hasText reports whether some row has text in column i.

@@ -91,8 +91,8 @@ func TestEarlyHintsHeads(t *testing.T) {
 		"103    preload  /app.js              as=script\n"+
 		"final  preload  /style.css           as=style\n"+
 		"final  next     https://x.example/2\n")
-	// -rel matches them too.
-	runCmd(t, in, "-rel", "preload").want(t, exitOK, "/style.css\n/app.js\n/style.css\n")
+	// -rel takes the final head's links only.
+	runCmd(t, in, "-rel", "preload").want(t, exitOK, "/style.css\n")
 	// A response whose only links are in the 103 has links.
 	only := "HTTP/2 103\r\nlink: </a.css>; rel=preload; as=style\r\n\r\nHTTP/2 200\r\ncontent-type: text/html\r\n\r\n"
 	runCmd(t, only).want(t, exitOK, "FROM  REL      TARGET  ATTRIBUTES\n103   preload  /a.css  as=style\n")

@@ -8,9 +8,12 @@ import (
 	"iter"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/weblinking/weblink"
 )
@@ -20,12 +23,17 @@ import (
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
-// error stay shown. With -wait, rate limits are waited out
-// (weblink.WaitRateLimits), for -url alone too.
+// error stay shown. Each page has the 103 Early Hints heads that came
+// before its response. With -wait, rate limits are waited out
+// (weblink.WaitRateLimits), for -url alone too. Without -all, a response
+// that is application/link-format is read by its body
+// (linkformatFetchSource).
 func fetchSource(c *command) error {
 	defer c.progress.clear()
+	var hints earlyHints
+	ctx := httptrace.WithClientTrace(c.ctx, hints.trace())
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
-		req, err := http.NewRequestWithContext(c.ctx, method, c.opts.url, nil)
+		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
 		if err != nil {
 			return err
 		}
@@ -33,7 +41,7 @@ func fetchSource(c *command) error {
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all || c.opts.wait > 0 {
-			seq = weblink.Pages(c.ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
+			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
 				weblink.WaitRateLimits(c.opts.wait),
 				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
@@ -51,7 +59,15 @@ func fetchSource(c *command) error {
 				return c.fetchError(err)
 			}
 			c.progress.clear()
-			if err := c.show(responsePage(resp)); err != nil {
+			if !c.opts.all && isLinkFormat(resp) {
+				// The links are in the body (RFC 6690): read it, with a
+				// GET when this was a HEAD.
+				if method == http.MethodHead {
+					return linkformatFetchSource(c)
+				}
+				return c.showLinkFormat(resp)
+			}
+			if err := c.show(responsePage(resp, hints.take(), c.responseBase(resp))); err != nil {
 				return err
 			}
 			c.last = resp
@@ -109,18 +125,107 @@ func statusBody(resp *http.Response) []byte {
 	return b[:n:n]
 }
 
-// responsePage returns the page of resp: its head, with the URL of the
-// request that got it, after redirects, and its Link and Link-Template
-// field lines.
-func responsePage(resp *http.Response) page {
-	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL)}
-	for i, v := range resp.Header.Values("Link") {
-		h.links = append(h.links, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
+// responseBase returns what the links of resp resolve against: -base, or
+// else the URL resp answers, after redirects.
+func (c *command) responseBase(resp *http.Response) *url.URL {
+	if c.opts.baseURL != nil {
+		return c.opts.baseURL
 	}
-	for i, v := range resp.Header.Values("Link-Template") {
-		h.templates = append(h.templates, field{label: fmt.Sprintf("Link-Template line %d", i+1), text: v})
+	base, _ := url.Parse(showURL(resp.Request.URL))
+	return base
+}
+
+// responsePage returns the page of resp: the heads of the 103 Early Hints
+// before it, then its own, each with the URL of the request that got
+// resp, after redirects, its Link and Link-Template field lines, and base,
+// which its links resolve against.
+func responsePage(resp *http.Response, hints []http.Header, base *url.URL) page {
+	var p page
+	for _, h := range append(hints, resp.Header) {
+		p.heads = append(p.heads, responseHead(h, base))
 	}
-	return page{heads: []head{h}}
+	p.heads[len(p.heads)-1].status = resp.StatusCode
+	u := showURL(resp.Request.URL)
+	for i := range p.heads {
+		p.heads[i].url = u
+	}
+	return p
+}
+
+// responseHead returns a head with the Link and Link-Template fields of h,
+// resolving against base; a 103 Early Hints head until told otherwise.
+func responseHead(h http.Header, base *url.URL) head {
+	hd := head{status: http.StatusEarlyHints, base: base}
+	for i, v := range h.Values("Link") {
+		hd.links = append(hd.links, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
+	}
+	for i, v := range h.Values("Link-Template") {
+		hd.templates = append(hd.templates, field{label: fmt.Sprintf("Link-Template line %d", i+1), text: v})
+	}
+	return hd
+}
+
+// earlyHints collects the heads of the 103 Early Hints responses to the
+// request being sent (RFC 8297), through net/http/httptrace: the client
+// reads them before the final response, and they are for it. A new
+// request, a redirect or the next page, starts over, so a page gets the
+// hints of its own request only.
+//
+// net/http leaves it to a client that sees the 1xx responses to limit
+// them, so the request fails after maxInterim of them, or when the 103
+// heads together hold more than maxInput bytes (as a head may): a server
+// cannot make the command wait or collect without end.
+type earlyHints struct {
+	mu      sync.Mutex // the trace's hooks run in the client's goroutines
+	heads   []http.Header
+	interim int // 1xx responses to this request
+	size    int // bytes of the names and values in heads
+}
+
+// maxMessage is the most bytes of a client error that a message shows.
+const maxMessage = 300
+
+// maxInterim is the most 1xx responses the command reads for a request.
+const maxInterim = 100
+
+// trace returns the hooks that collect the heads.
+func (e *earlyHints) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GetConn: func(string) {
+			e.mu.Lock()
+			e.heads, e.interim, e.size = nil, 0, 0
+			e.mu.Unlock()
+		},
+		Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.interim++; e.interim > maxInterim {
+				return fmt.Errorf("more than %d interim (1xx) responses before the final one", maxInterim)
+			}
+			if code != http.StatusEarlyHints {
+				return nil
+			}
+			for name, values := range h {
+				for _, v := range values {
+					e.size += len(name) + len(v)
+				}
+			}
+			if e.size > maxInput {
+				return errors.New("the 103 Early Hints heads are larger than 1 MiB together")
+			}
+			e.heads = append(e.heads, http.Header(h).Clone())
+			return nil
+		},
+	}
+}
+
+// take returns the heads collected for the response just received.
+func (e *earlyHints) take() []http.Header {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	heads := e.heads
+	e.heads, e.interim, e.size = nil, 0, 0
+	return heads
 }
 
 // fetchError returns the command's message for err, which a fetch ended
@@ -172,7 +277,13 @@ func (c *command) fetchError(err error) error {
 			// net/http has no error value for it.
 			return fmt.Errorf("%s: the response head is larger than 1 MiB", where)
 		}
-		return fmt.Errorf("%s: %v", where, ue.Err)
+		// net/http quotes what the server sent (a malformed header line)
+		// whole: a message shows its start.
+		return fmt.Errorf("%s: %s", where, shortenTo(ue.Err.Error(), maxMessage))
+	case errors.As(err, &ne) && ne.Timeout():
+		// A body that came too slowly: net/http and the context do not
+		// name the flag that set the time.
+		return fmt.Errorf("%w (-timeout %v)", err, c.opts.timeout)
 	}
 	return err
 }

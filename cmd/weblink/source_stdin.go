@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -18,10 +19,11 @@ var errTooLarge = fmt.Errorf("input larger than 1 MiB (%d bytes)", maxInput)
 
 // stdinSource returns the source of standard input: one page, whose
 // heads, header block, field values or document it recognises by its first
-// non-blank line (see the package documentation).
+// non-blank line (see the package documentation). Their links resolve
+// against -base, moved by the Location of each redirect head.
 func stdinSource(stdin io.Reader) source {
 	return func(c *command) error {
-		p, err := readInput(stdin)
+		p, err := readInput(stdin, c.opts.baseURL)
 		if err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
@@ -56,25 +58,33 @@ func trimEOL(s string) string {
 }
 
 // readInput reads standard input and recognises what it holds by its first
-// non-blank line (see the package documentation). It reads at most
-// maxInput+1 bytes, and stops at the end of the last response head without
-// reading the body that follows it.
-func readInput(r io.Reader) (page, error) {
+// non-blank line (see the package documentation); a UTF-8 byte order mark
+// before it is skipped. It reads at most maxInput+1 bytes, and stops at the
+// end of the last response head without reading the body that follows it.
+// base is -base, or nil.
+func readInput(r io.Reader, base *url.URL) (page, error) {
 	lr := &lineReader{r: bufio.NewReader(io.LimitReader(r, maxInput+1))}
-	p, err := recognise(lr)
+	if b, _ := lr.r.Peek(len(byteOrderMark)); string(b) == byteOrderMark {
+		lr.n, _ = lr.r.Discard(len(byteOrderMark))
+	}
+	p, err := recognise(lr, base)
 	if lr.n > maxInput {
 		return page{}, errTooLarge
 	}
 	return p, err
 }
 
+// byteOrderMark is U+FEFF in UTF-8, which some editors and Windows tools
+// write at the start of a text file.
+const byteOrderMark = "\ufeff"
+
 // recognise reads the input of lr after deciding what it is.
-func recognise(lr *lineReader) (page, error) {
+func recognise(lr *lineReader, base *url.URL) (page, error) {
 	var first string
 	for {
 		raw, ok := lr.next()
 		if !ok {
-			return page{heads: []head{{}}}, nil
+			return page{heads: []head{{base: base}}}, nil
 		}
 		if strings.TrimSpace(raw) != "" {
 			first = raw
@@ -85,11 +95,13 @@ func recognise(lr *lineReader) (page, error) {
 	line := trimEOL(first)
 	switch {
 	case strings.HasPrefix(line, "HTTP/"):
-		return page{heads: readHeads(lr, line)}, nil
+		return page{heads: readHeads(lr, line, base)}, nil
 	case isHeaderLine(line):
 		var h headerBlock
 		h.add(line, start)
-		return page{heads: []head{{links: readHeader(lr, &h)}}}, nil
+		hd := readHeader(lr, &h)
+		hd.base = base
+		return page{heads: []head{hd}}, nil
 	}
 	rest, err := io.ReadAll(lr.r)
 	lr.n += len(rest)
@@ -100,7 +112,7 @@ func recognise(lr *lineReader) (page, error) {
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
 		return page{linkset: &document{text: []byte(doc), line: start}}, nil
 	}
-	return page{heads: []head{{links: splitValues(doc, start)}}}, nil
+	return page{heads: []head{{links: splitValues(doc, start), base: base}}}, nil
 }
 
 // splitValues splits doc, Link field values or an application/linkset
@@ -137,13 +149,20 @@ func splitValues(doc string, start int) []field {
 // returns the last head, after the 103 Early Hints heads just before it:
 // when a head that may be followed by another ends and the next line
 // starts one ("HTTP/"), that one replaces it, except that a 103 is kept
-// for the final response of the same request (a redirect drops it).
-func readHeads(lr *lineReader, status string) []head {
+// for the final response of the same request (a redirect drops it). The
+// Location of a redirect (3xx) moves the base of the heads after it, as
+// curl -L follows it: resolved against base, the base before it (RFC 9110
+// §10.2.2); the base is unknown (nil) after a relative Location that has
+// nothing to resolve against, or one that is not a URI reference.
+func readHeads(lr *lineReader, status string, base *url.URL) []head {
 	var hints []head
 	for {
 		var h headerBlock
-		fields := readHeader(lr, &h)
-		final := head{status: statusNumber(status), links: fields}
+		final := readHeader(lr, &h)
+		final.status, final.base = statusNumber(status), base
+		if code := final.status; code/100 == 3 && h.located {
+			base = moveBase(base, h.location)
+		}
 		if !h.ended || !followed(status) {
 			return append(hints, final)
 		}
@@ -158,6 +177,23 @@ func readHeads(lr *lineReader, status string) []head {
 		raw, _ := lr.next()
 		status = trimEOL(raw)
 	}
+}
+
+// moveBase returns the URL that a redirect to location leads to from
+// base, without userinfo, or nil when it is not known: location does not
+// parse, or is relative with no base.
+func moveBase(base *url.URL, location string) *url.URL {
+	ref, err := url.Parse(location)
+	switch {
+	case err != nil:
+		return nil
+	case base != nil:
+		ref = base.ResolveReference(ref)
+	case !ref.IsAbs():
+		return nil
+	}
+	ref.User = nil
+	return ref
 }
 
 // statusNumber returns the status code of a status line as a number, 0
@@ -196,8 +232,9 @@ func followed(status string) bool {
 }
 
 // readHeader reads header lines into h up to the blank line that ends the
-// block, or the end of the input, and returns the Link fields found.
-func readHeader(lr *lineReader, h *headerBlock) []field {
+// block, or the end of the input, and returns the head of the Link and
+// Link-Template fields found.
+func readHeader(lr *lineReader, h *headerBlock) head {
 	for !h.ended {
 		raw, ok := lr.next()
 		if !ok {
@@ -205,15 +242,18 @@ func readHeader(lr *lineReader, h *headerBlock) []field {
 		}
 		h.add(trimEOL(raw), lr.line)
 	}
-	return h.fields
+	return head{links: h.fields, templates: h.templates}
 }
 
-// headerBlock collects the Link fields of a header block, one line at a
-// time.
+// headerBlock collects the Link and Link-Template fields of a header
+// block, one line at a time.
 type headerBlock struct {
-	fields  []field
-	folding bool // whether a continuation line belongs to the last field
-	ended   bool // whether the blank line that ends the block was seen
+	fields    []field
+	templates []field
+	location  string   // the value of its last Location field
+	located   bool     // whether it has a Location field
+	folding   *[]field // the fields whose last one a continuation line belongs to; nil when none
+	ended     bool     // whether the blank line that ends the block was seen
 }
 
 // add adds line number n of the block.
@@ -223,16 +263,25 @@ func (h *headerBlock) add(line string, n int) {
 		h.ended = true
 	case line[0] == ' ' || line[0] == '\t':
 		// obs-fold (RFC 9112 §5.2): the line continues the field value.
-		if h.folding {
-			f := &h.fields[len(h.fields)-1]
+		if h.folding != nil {
+			f := &(*h.folding)[len(*h.folding)-1]
 			f.text = strings.TrimRight(f.text, " \t") + " " + strings.Trim(line, " \t")
 		}
 	default:
 		name, value, ok := splitHeader(line)
-		h.folding = ok && isLink(name)
-		if h.folding {
-			h.fields = append(h.fields, field{label: "line " + strconv.Itoa(n), line: n, text: value})
+		h.folding = nil
+		switch {
+		case ok && isLink(name):
+			h.folding = &h.fields
+		case ok && isLinkTemplate(name):
+			h.folding = &h.templates
+		case ok && ascii.EqualFold(name, "location"):
+			h.location, h.located = value, true
+			return
+		default:
+			return
 		}
+		*h.folding = append(*h.folding, field{label: "line " + strconv.Itoa(n), line: n, text: value})
 	}
 }
 
@@ -260,3 +309,7 @@ func splitHeader(line string) (name, value string, ok bool) {
 
 // isLink reports whether name is "Link" in any letter case (ASCII only).
 func isLink(name string) bool { return ascii.EqualFold(name, "link") }
+
+// isLinkTemplate reports whether a field name is Link-Template (RFC 9652),
+// in any letter case.
+func isLinkTemplate(name string) bool { return ascii.EqualFold(name, "link-template") }

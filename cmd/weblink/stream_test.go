@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -174,5 +177,139 @@ func TestAllInterrupted(t *testing.T) {
 	if code != exitNone || w.buf.String() != "http://items.example/1\nhttp://items.example/2\n" ||
 		!strings.HasSuffix(stderr.String(), "\r\x1b[Kweblink: interrupted after 2 pages\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, w.buf.String(), stderr.String())
+	}
+}
+
+func TestProgressFitsTheTerminal(t *testing.T) {
+	// The line is one column narrower than the terminal, as COLUMNS says,
+	// also below 80 columns; without COLUMNS (and no terminal to ask) it
+	// takes 79.
+	u := serve(t, &api{pages: 2})
+	long := u + "/items?page=1&" + strings.Repeat("q", 100)
+	for _, c := range []struct {
+		columns string
+		width   int
+	}{{"40", 39}, {"20", 19}, {"132", 131}, {"", 79}, {"zero", 79}} {
+		r := runFake(t, strings.NewReader(""), map[string]string{"COLUMNS": c.columns}, terminals{stderr: true}, "-url", long, "-all", "-rel", "item")
+		drawn := 0
+		for _, line := range strings.Split(r.stderr, "\r\x1b[K") {
+			if line == "" {
+				continue
+			}
+			drawn++
+			if w := textWidth(line); w > c.width || !strings.HasPrefix(line, "page ") {
+				t.Errorf("COLUMNS=%q: line %q, %d columns, want at most %d", c.columns, line, w, c.width)
+			}
+		}
+		if drawn == 0 || r.code != exitOK {
+			t.Errorf("COLUMNS=%q: exit %d, stderr %q", c.columns, r.code, r.stderr)
+		}
+	}
+}
+
+func TestProgressTicks(t *testing.T) {
+	// During a slow request the line is redrawn, its elapsed time moving,
+	// and the ticker ends with the command.
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		w.Header().Set("Link", "<a>; rel=item")
+	}))
+	defer srv.Close()
+	var stderr lockedBuffer
+	go func() {
+		time.Sleep(600 * time.Millisecond)
+		close(release)
+	}()
+	code := runEnv(context.Background(), []string{"-url", srv.URL, "-all", "-rel", "item"},
+		env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" },
+			stderrTerminal: true, now: time.Now, tick: 20 * time.Millisecond})
+	after := stderr.String()
+	time.Sleep(100 * time.Millisecond)
+	if code != exitOK || stderr.String() != after {
+		t.Errorf("exit %d; stderr changed after the command ended: %q", code, stderr.String())
+	}
+	elapsed := map[string]bool{}
+	for _, line := range strings.Split(after, "\r\x1b[K") {
+		if rest, ok := strings.CutPrefix(line, "page 1, 0 links, "); ok {
+			e, _, _ := strings.Cut(rest, ":")
+			elapsed[e] = true
+		}
+	}
+	if len(elapsed) < 3 {
+		t.Errorf("elapsed times %v, want the line redrawn as the time moves; stderr %q", elapsed, after)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestInterruptExitStatus(t *testing.T) {
+	// Ctrl-C (SIGINT) ends the command promptly with exit status 130:
+	// during a request that does not answer, and while standard input
+	// stays open without an end.
+	requested := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requested <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"a stalled -url request", []string{"-url", srv.URL + "/stalled"}, "weblink: interrupted"},
+		{"standard input without end", nil, ""},
+	} {
+		cmd := exec.Command(binary, c.args...)
+		stdin, err := cmd.StdinPipe() // never written to nor closed before the end
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr lockedBuffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if c.args != nil {
+			<-requested
+		} else {
+			time.Sleep(300 * time.Millisecond) // reading
+		}
+		start := time.Now()
+		cmd.Process.Signal(os.Interrupt)
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case err = <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			err = <-exited
+			t.Errorf("%s: still running 10s after SIGINT", c.name)
+		}
+		stdin.Close()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+			t.Errorf("%s: %v after %v, want exit status 130; stderr %q", c.name, err, time.Since(start), stderr.String())
+		}
+		if !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("%s: stderr %q, want %q", c.name, stderr.String(), c.msg)
+		}
 	}
 }

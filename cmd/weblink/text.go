@@ -71,12 +71,15 @@ func clean(s string) string {
 }
 
 // shorten cuts a long value for a message.
-func shorten(s string) string {
-	const max = 80
-	if len(s) <= max {
+func shorten(s string) string { return shortenTo(s, 80) }
+
+// shortenTo cuts s to at most n bytes and a rune boundary, ending it with
+// "..." when it was cut.
+func shortenTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := max
+	i := n
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}

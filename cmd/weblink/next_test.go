@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// runBinary runs the built weblink with stdin holding in.
+func runBinary(t *testing.T, in string, args ...string) result {
+	t.Helper()
+	return runBinaryFrom(t, strings.NewReader(in), args...)
+}
+
+// runBinaryFrom runs the built weblink with stdin reading from in.
+func runBinaryFrom(t *testing.T, in io.Reader, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = in
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+func TestNext(t *testing.T) {
+	// -next prints the one URL that weblink.NextURL follows, or nothing
+	// with exit status 1.
+	const page = "https://api.example.com/mine"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		want  string
+	}{
+		{"the issue's header: the anchored next is another resource's",
+			[]string{"-next", "-base", page, `</other?page=2>; rel=next; anchor="/other", </mine?page=2>; rel=next`}, "",
+			exitOK, page + "?page=2\n"},
+		{"the first of two next links", []string{"-next", "-base", page, `<?page=2>; rel=next, <?page=3>; rel=next`}, "",
+			exitOK, page + "?page=2\n"},
+		{"an anchor that is the page", []string{"-next", "-base", page, `<?page=2>; rel=next; anchor="https://api.example.com/mine"`}, "",
+			exitOK, page + "?page=2\n"},
+		{"an anchor that is a fragment of the page", []string{"-next", "-base", page, `<?page=2>; rel="prev next"; anchor="#x"`}, "",
+			exitOK, page + "?page=2\n"},
+		{"REL=NEXT", []string{"-next", "-base", page, `<?page=2>; REL=NEXT`}, "", exitOK, page + "?page=2\n"},
+		{"without a base, as written", []string{"-next", `</mine?page=2>; rel=next`}, "", exitOK, "/mine?page=2\n"},
+		{"without a base, an anchor elsewhere", []string{"-next", `</other?page=2>; rel=next; anchor="/other"`}, "", exitNone, ""},
+		{"only another resource's next", []string{"-next", "-base", page, `</other?page=2>; rel=next; anchor="/other"`}, "", exitNone, ""},
+		{"no next link", []string{"-next", "-base", page, `<?page=1>; rel=prev`}, "", exitNone, ""},
+		{"no links", []string{"-next"}, "HTTP/1.1 200 OK\r\n\r\n", exitNone, ""},
+		{"a head from curl", []string{"-next", "-base", page}, "HTTP/2 200\r\nlink: <?page=2>; rel=next\r\n\r\n", exitOK, page + "?page=2\n"},
+		{"a 103's next link is not the page's", []string{"-next", "-base", page},
+			"HTTP/1.1 103 Early Hints\r\nLink: <?page=9>; rel=next\r\n\r\nHTTP/1.1 200 OK\r\n\r\n", exitNone, ""},
+	} {
+		r := runBinary(t, c.stdin, c.args...)
+		if r.code != c.code || r.stdout != c.want || r.stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q and nothing", c.name, r.code, r.stdout, r.stderr, c.code, c.want)
+		}
+	}
+	// With -url, the next link of the response.
+	u := serve(t, &api{pages: 3, anchored: true})
+	runBinary(t, "", "-url", u+"/items?page=1", "-next").want(t, exitOK, u+"/items?page=2\n")
+	runBinary(t, "", "-url", u+"/items?page=3", "-next").want(t, exitNone, "")
+}
+
+func TestNextUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-next", "-rel", "next", "<a>; rel=next"},
+		{"-next", "-json", "<a>; rel=next"},
+		{"-next", "-all", "-url", "https://example.com/"},
+	} {
+		r := runBinary(t, "", args...)
+		if r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, "cannot be combined") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

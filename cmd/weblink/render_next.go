@@ -1,0 +1,49 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/weblinking/weblink"
+)
+
+// nextPage is the renderer of -next: the one URL that weblink.NextURL, and
+// so weblink.Pages, would follow from the final head, and nothing with
+// exit status 1 when there is none, so that a shell loop can page with it.
+type nextPage struct {
+	found bool
+}
+
+// page prints the next URL of p: the target of its first link with
+// relation type "next" that is about the page itself, resolved (RFC 8288
+// §3.2: a next link anchored at another resource is that resource's). The
+// links are given to weblink.NextURL, with their base as the URL of the
+// request; without a base, a next link whose anchor is more than a
+// fragment is passed over, as it cannot be told to be the page's.
+func (n *nextPage) page(c *command, p *pageLinks) error {
+	var lines []string
+	for _, l := range p.final() {
+		if !l.HasRel("next") || p.base == nil && l.Anchor != "" && !strings.HasPrefix(l.Anchor, "#") {
+			continue
+		}
+		lines = append(lines, l.String())
+	}
+	resp := &http.Response{Header: http.Header{"Link": lines}}
+	if p.base != nil {
+		resp.Request = &http.Request{URL: p.base}
+	}
+	if u, ok := weblink.NextURL(resp); ok {
+		n.found = true
+		c.out.WriteString(shellSafe(withoutUser(u)) + "\n")
+	}
+	return nil
+}
+
+// end returns exitNone when there was no next URL, without a message: the
+// last page of a collection has none.
+func (n *nextPage) end(c *command) int {
+	if !n.found {
+		return exitNone
+	}
+	return exitOK
+}

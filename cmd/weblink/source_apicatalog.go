@@ -1,0 +1,37 @@
+package main
+
+import (
+	"net/url"
+
+	"github.com/weblinking/weblink/discover"
+)
+
+// apiCatalogSource reads the API catalog of the origin of -url with
+// discover.APICatalog (RFC 9727: /.well-known/api-catalog, redirects to
+// another origin but not from https to http, nested catalogs of the same
+// origin one level deep) and shows its links as one page. The -H headers
+// and the userinfo of -url go to the origin of -url only, as for -url
+// (client.go). Problems that did not stop the reading are printed on
+// standard error, a nested catalog that is not 2xx among them; a catalog
+// that is not 2xx fails as -url words it.
+func apiCatalogSource(c *command) error {
+	u, err := url.Parse(c.opts.url)
+	if err != nil {
+		return err
+	}
+	links, err := discover.APICatalog(c.ctx, c.client, u)
+	if err != nil && links == nil {
+		// The catalog itself could not be read: each problem on its own
+		// line, the last as the command's error.
+		es := leaves(err)
+		for _, e := range es[:len(es)-1] {
+			c.fail(e)
+		}
+		return c.fetchError(es[len(es)-1])
+	}
+	for _, e := range leaves(err) {
+		c.fail(e)
+	}
+	base := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/api-catalog"}
+	return c.show(page{discovered: &discovered{links: links, base: base}})
+}

@@ -1,0 +1,166 @@
+package discover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/weblinking/weblink"
+)
+
+// Bounds of APICatalog: a catalog that lists thousands of nested catalogs,
+// or nested catalogs that are each large, costs at most this much.
+const (
+	maxNestedCatalogs   = 16       // nested catalogs fetched per call
+	maxCatalogBytes     = 4 << 20  // body bytes read of one catalog
+	maxAllCatalogsBytes = 16 << 20 // body bytes read of all catalogs together
+)
+
+// wellKnownAPICatalog is the path of an origin's API catalog (RFC 9727 §2).
+const wellKnownAPICatalog = "/.well-known/api-catalog"
+
+// APICatalog fetches the API catalog of origin (RFC 9727): a GET of
+// /.well-known/api-catalog on origin's scheme, host and port (its path,
+// query and fragment are not used), and returns the catalog's links,
+// resolved against the URL the catalog was finally read from (rule 15).
+//
+// Redirects are followed to any origin, since a publisher redirects the
+// well-known URL of every domain to one canonical catalog (RFC 9727 §5.1),
+// but never from https to http, at most 10 times, and never twice to the
+// same URL. The user information of origin, if any, is sent as Basic
+// credentials to origin and its https upgrade only (rule 16).
+//
+// The catalog is read as a linkset (application/linkset+json,
+// application/linkset, or application/json), at most 4 MiB. Its links with
+// rel="api-catalog" whose target is on the origin of the final URL are
+// nested catalogs (RFC 9727 §4.3): each is fetched once, one level deep,
+// at most 16 of them and 16 MiB of bodies in all, and its links are
+// appended after the catalog's (rule 17). A nested catalog on another
+// origin is listed, not fetched.
+//
+// A catalog that answers with a status other than 2xx gives a
+// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])), which
+// carries the response's header and the first 2 KiB of its body, and no
+// links. Problems with nested catalogs (a status, a body that is not a
+// linkset, one cut at the byte limit) are joined into the error returned
+// with the links found, as [Links] does. client nil means
+// http.DefaultClient; its own CheckRedirect and Jar still apply.
+func APICatalog(ctx context.Context, client *http.Client, origin *url.URL) (weblink.Links, error) {
+	switch {
+	case ctx == nil:
+		return nil, errors.New("discover: APICatalog needs a non-nil context; use context.Background() if there is none")
+	case origin == nil || origin.Host == "" || origin.Scheme != "https" && origin.Scheme != "http":
+		return nil, fmt.Errorf("discover: APICatalog needs an http or https origin with a host, not %s", showOrigin(origin))
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	well := &url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: wellKnownAPICatalog}
+	read := make(map[string]bool)
+	c := catalogs{
+		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, originOf(origin), read)},
+		home:    originOf(origin),
+		user:    origin.User,
+		budget:  maxAllCatalogsBytes,
+		read:    read,
+	}
+	final, err := c.fetch(ctx, well)
+	if err != nil {
+		return nil, err
+	}
+	c.nested(ctx, final, well)
+	return c.links, c.probs.err()
+}
+
+// catalogs is the state of one call of APICatalog.
+type catalogs struct {
+	fetcher
+	home   origin          // the origin APICatalog was given
+	user   *url.Userinfo   // its user information, sent to it only
+	budget int64           // body bytes left to read, of all catalogs
+	read   map[string]bool // URLs (without fragment) of the catalogs read or being read
+}
+
+// fetch GETs the catalog at u and appends its links. It returns the URL
+// the catalog was read from, after redirects; a failed request or a non-2xx
+// status is its error, and problems with the body go to c.probs. The
+// origin's credentials go with the request when u is on that origin or its
+// https upgrade.
+func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("discover: API catalog %s: %w", showURL(u), err)
+	}
+	req.Header.Set("Accept", linksetAccept)
+	if c.user != nil && c.home.Admits(originOf(u)) {
+		pw, _ := c.user.Password()
+		req.SetBasicAuth(c.user.Username(), pw)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("discover: API catalog: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.Request == nil || resp.Request.URL == nil {
+		resp.Request = req
+	}
+	final := resp.Request.URL
+	c.read[withoutFragment(final)] = true
+	if !is2xx(resp.StatusCode) {
+		return nil, statusError(resp, final)
+	}
+	c.cfg.maxBytes = min(maxCatalogBytes, c.budget)
+	counted := &countingReader{r: resp.Body}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{counted, resp.Body}
+	c.body(resp, true)
+	c.budget -= counted.n
+	return final, nil
+}
+
+// nested fetches the nested catalogs (rel="api-catalog") that the links
+// found so far point to on final's origin, each once, at most
+// maxNestedCatalogs and while the byte budget lasts, and appends their
+// links. Links of nested catalogs are not followed. A nested catalog that
+// redirects to a catalog already read is not read again (the redirect is
+// refused with errAlreadyRead, which is no problem).
+func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
+	c.read[withoutFragment(well)] = true
+	fetched := 0
+	for u := range c.targets("api-catalog", originOf(final), c.read) {
+		if fetched == maxNestedCatalogs || c.budget <= 0 {
+			c.probs.add(fmt.Errorf("discover: API catalog %s not fetched: at most %d nested catalogs and %d bytes are read", showURL(u), maxNestedCatalogs, maxAllCatalogsBytes))
+			continue
+		}
+		fetched++
+		if _, err := c.fetch(ctx, u); err != nil && !errors.Is(err, errAlreadyRead) {
+			c.probs.add(err)
+		}
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+// Read implements io.Reader.
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// showOrigin describes origin for an error message.
+func showOrigin(origin *url.URL) string {
+	if origin == nil {
+		return "nil"
+	}
+	return showURL(origin)
+}

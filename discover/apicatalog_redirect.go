@@ -1,0 +1,66 @@
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
+
+// maxCatalogRedirects is how many redirects APICatalog follows for one
+// catalog, as net/http does by default.
+const maxCatalogRedirects = 10
+
+// ErrInsecureRedirect is wrapped by the error of [APICatalog] when a
+// server redirected an https request to http, which APICatalog does not
+// follow: the catalog would come over a connection anyone on the path can
+// change.
+var ErrInsecureRedirect = errors.New("discover: redirect from https to http not followed")
+
+// errAlreadyRead refuses a redirect of a nested catalog to a catalog that
+// APICatalog has already read (rule 17).
+var errAlreadyRead = errors.New("discover: redirect to an API catalog already read")
+
+// guardCatalogRedirects returns a copy of client whose redirects follow
+// the policy of APICatalog (rule 16): any origin, never from https to
+// http, never to a URL already requested in the chain, at most
+// maxCatalogRedirects, never to a URL in read (catalogs read already,
+// compared without fragment: errAlreadyRead); and the Authorization,
+// Cookie and Proxy-Authorization fields of a request (set for home, under
+// any spelling) only to home and its https upgrade. The client's own
+// CheckRedirect runs after these checks.
+func guardCatalogRedirects(client *http.Client, home origin, read map[string]bool) *http.Client {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		prev := via[len(via)-1].URL
+		if prev.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("%w: %s to %s", ErrInsecureRedirect, showURL(prev), showURL(req.URL))
+		}
+		next := withoutFragment(req.URL)
+		for _, v := range via {
+			if withoutFragment(v.URL) == next {
+				return fmt.Errorf("discover: redirect loop: %s redirects back to %s", showURL(prev), showURL(req.URL))
+			}
+		}
+		if read[next] {
+			return errAlreadyRead
+		}
+		if len(via) >= maxCatalogRedirects {
+			return fmt.Errorf("discover: stopped after %d redirects", maxCatalogRedirects)
+		}
+		if !home.Admits(originOf(req.URL)) {
+			for name := range req.Header {
+				if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
+					delete(req.Header, name)
+				}
+			}
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		return nil
+	}
+	return &c
+}

@@ -1,0 +1,128 @@
+package linkformat
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/ascii"
+)
+
+// Values returns the values of every Param of l named name (compared ASCII
+// case-insensitively), each split on runs of ASCII whitespace, in document
+// order with repeats included, or nil when there are none (rule 4). It is
+// how the space-separated lists of the rt and if attributes are read (RFC
+// 6690 §3.1, §3.2):
+//
+//	rt="temperature-c sensor";rt=core.s  →  ["temperature-c" "sensor" "core.s"]
+//
+// The fields of [weblink.Link] (rel, anchor, title, ...) are not Params;
+// read them directly.
+func Values(l weblink.Link, name string) []string {
+	var out []string
+	for _, p := range l.Params {
+		if ascii.EqualFold(p.Name, name) {
+			out = appendFields(out, p.Value)
+		}
+	}
+	return out
+}
+
+// appendFields appends the runs of s between ASCII whitespace (SP, HTAB, LF,
+// VT, FF, CR) to out. Unlike strings.Fields it does not split on non-ASCII
+// spaces such as U+00A0, which RFC 6690 §3.1 does not count.
+func appendFields(out []string, s string) []string {
+	for i := 0; i < len(s); {
+		for i < len(s) && isASCIISpace(s[i]) {
+			i++
+		}
+		start := i
+		for i < len(s) && !isASCIISpace(s[i]) {
+			i++
+		}
+		if i > start {
+			out = append(out, s[start:i])
+		}
+	}
+	return out
+}
+
+// isASCIISpace reports whether c is SP, HTAB, LF, VT, FF or CR.
+func isASCIISpace(c byte) bool {
+	return c == ' ' || '\t' <= c && c <= '\r'
+}
+
+// ContentFormats returns the CoAP Content-Format numbers of l's ct
+// attribute (RFC 7252 §7.2.1, rule 5): every token of every ct Param, the
+// quoted list ct="0 41", an unquoted one, or ct repeated, in order with
+// duplicates kept. A token that is not 1 to 5 ASCII digits with a value up
+// to 65535 is skipped and named in the error; the numbers that parse are
+// returned either way. Without a ct, it returns nil, nil.
+func ContentFormats(l weblink.Link) ([]uint16, error) {
+	var out []uint16
+	var bad []string
+	for _, tok := range Values(l, "ct") {
+		if n, ok := contentFormat(tok); ok {
+			out = append(out, n)
+		} else {
+			bad = append(bad, tok)
+		}
+	}
+	if len(bad) == 0 {
+		return out, nil
+	}
+	return out, contentFormatError(bad)
+}
+
+// contentFormat parses one ct token: 1 to 5 ASCII digits, at most 65535.
+func contentFormat(tok string) (uint16, bool) {
+	if len(tok) == 0 || len(tok) > 5 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n > 65535 {
+		return 0, false
+	}
+	return uint16(n), true
+}
+
+// maxNamed is how many bad ct tokens an error names; it counts the rest, so
+// that a hostile ct list makes a short error.
+const maxNamed = 8
+
+// contentFormatError names the ct tokens that are not Content-Format
+// numbers.
+func contentFormatError(bad []string) error {
+	var b strings.Builder
+	b.WriteString("linkformat: ct ")
+	for i, tok := range bad[:min(len(bad), maxNamed)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(tok))
+	}
+	if len(bad) > maxNamed {
+		b.WriteString(" and " + strconv.Itoa(len(bad)-maxNamed) + " more")
+	}
+	b.WriteString(": not a Content-Format number (0 to 65535); skipped")
+	return errors.New(b.String())
+}
+
+// quote quotes s for an error message with strconv.Quote, which escapes
+// controls and invalid UTF-8, shortening a long s so that an error about
+// hostile input stays small.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}

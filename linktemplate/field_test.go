@@ -1,0 +1,107 @@
+package linktemplate
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/weblinking/weblink"
+)
+
+func TestParse(t *testing.T) {
+	for _, tt := range []struct {
+		rule  int
+		name  string
+		field string
+		want  []Template
+	}{
+		{1, "empty", "", nil},
+		{1, "spaces", "   ", nil},
+		{1, "RFC 9652 §2 example", `"/{username}"; rel="item"`, []Template{{Template: "/{username}", Rel: []string{"item"}}}},
+		{1, "anchor template", `"/books/{book_id}/author"; rel="author"; anchor="#{book_id}"`,
+			[]Template{{Template: "/books/{book_id}/author", Rel: []string{"author"}, Anchor: "#{book_id}"}}},
+		{1, "var-base", `"/widgets/{widget_id}"; rel="https://example.org/rel/widget"; var-base="https://example.org/vars/"`,
+			[]Template{{Template: "/widgets/{widget_id}", Rel: []string{"https://example.org/rel/widget"}, VarBase: "https://example.org/vars/"}}},
+		{1, "two members", `"/a{?x}";rel="next", "/b";rel="prev"`,
+			[]Template{{Template: "/a{?x}", Rel: []string{"next"}}, {Template: "/b", Rel: []string{"prev"}}}},
+		{3, "last rel wins", `"/x"; rel="first"; rel="second"`, []Template{{Template: "/x", Rel: []string{"second"}}}},
+		{3, "last param wins, first place", `"/x"; title="a"; type="t"; title="b"`,
+			[]Template{{Template: "/x", Params: []weblink.Param{{Name: "title", Value: "b"}, {Name: "type", Value: "t"}}}}},
+		{4, "rel split and lower-cased", `"/x"; rel="Next  Item"`, []Template{{Template: "/x", Rel: []string{"next", "item"}}}},
+		{4, "Display String decoded", `"/author"; rel="author"; title=%"Bj%c3%b6rn J%c3%a4rnsida"`,
+			[]Template{{Template: "/author", Rel: []string{"author"}, Params: []weblink.Param{{Name: "title", Value: "Björn Järnsida"}}}}},
+		{4, "other types as written", `"/x"; crossorigin; n=42; d=1.5; tok=abc; f=?0; b=:aGk=:; t=@1700000000`,
+			[]Template{{Template: "/x", Params: []weblink.Param{
+				{Name: "crossorigin", Value: ""}, {Name: "n", Value: "42"}, {Name: "d", Value: "1.5"}, {Name: "tok", Value: "abc"},
+				{Name: "f", Value: "?0"}, {Name: "b", Value: ":aGk=:"}, {Name: "t", Value: "@1700000000"}}}}},
+	} {
+		got, err := Parse(tt.field)
+		if err != nil {
+			t.Errorf("rule %d, %s: Parse(%q): %v", tt.rule, tt.name, tt.field, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("rule %d, %s: Parse(%q) (-want +got):\n%s", tt.rule, tt.name, tt.field, diff)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		field  string
+		offset int
+		member int
+		msg    string
+	}{
+		{"not a List", `"/x"; rel="a" garbage`, 14, 0, "Structured Field"},
+		{"unterminated String", `"/x`, 3, 0, "Structured Field"},
+		{"trailing comma", `"/x",`, 5, 0, "Structured Field"},
+		{"member is a Token", `"/a", b`, 6, 2, "a Token, not a String"},
+		{"member is a Display String", `"/a", %"/b"`, 6, 2, "a Display String"},
+		{"member is an Inner List", `("/a" "/b")`, 0, 1, "Inner List"},
+		{"member is an Integer", `"/a, \"b\"", 7`, 13, 2, "an Integer"},
+		{"rel is a Token", `"/a"; rel=next`, 0, 1, "rel parameter is a Token"},
+		{"anchor is a Display String", `"/a"; rel="x", "/b"; anchor=%"#x"`, 15, 2, "anchor parameter is a Display String"},
+		{"var-base is an Integer", `"/a"; var-base=1`, 0, 1, "var-base parameter is an Integer"},
+		{"rel is a Boolean", `"/a"; rel`, 0, 1, "rel parameter is a Boolean"},
+		{"Display String not UTF-8", `"/a", "/b"; title=%"ok", "/c"; title=%"caf%e9"`, 37, 0, "UTF-8"},
+	} {
+		got, err := Parse(tt.field)
+		if got != nil {
+			t.Errorf("rule 2, %s: Parse(%q) = %v; want no templates", tt.name, tt.field, got)
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, weblink.ErrSyntax) {
+			t.Errorf("rule 2, %s: Parse(%q) error %v; want a *SyntaxError", tt.name, tt.field, err)
+			continue
+		}
+		if se.Offset != tt.offset || se.Member != tt.member || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("rule 2, %s: Parse(%q) error at offset %d, member %d: %q; want offset %d, member %d, %q",
+				tt.name, tt.field, se.Offset, se.Member, se.Msg, tt.offset, tt.member, tt.msg)
+		}
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	h := http.Header{}
+	if got, err := ParseHeader(h); got != nil || err != nil {
+		t.Errorf("rule 1: ParseHeader of no field = %v, %v; want nil, nil", got, err)
+	}
+	h.Add("Link-Template", `"/a"; rel="x"`)
+	h.Add("Link-Template", `"/b{?q}"; rel="search"`)
+	got, err := ParseHeader(h)
+	want := []Template{{Template: "/a", Rel: []string{"x"}}, {Template: "/b{?q}", Rel: []string{"search"}}}
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("rule 1: ParseHeader of two lines = %v, %v; want %v", got, err, want)
+	}
+	// A line that breaks RFC 9651 breaks the whole field: lines combine.
+	h.Add("Link-Template", `"/c`)
+	got, err = ParseHeader(h)
+	var se *SyntaxError
+	if got != nil || !errors.As(err, &se) || se.Offset != len(`"/a"; rel="x", "/b{?q}"; rel="search", "/c`) {
+		t.Errorf("rule 2: ParseHeader with a broken line = %v, %v; want nil and a *SyntaxError at the end of the combined value", got, err)
+	}
+}

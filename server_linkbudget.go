@@ -1,0 +1,142 @@
+package weblink
+
+import (
+	"net/http"
+)
+
+// MaxLinkBytes returns middleware that keeps the Link fields of every
+// response head written through it within n bytes, for the reverse proxies
+// and CDNs that refuse a larger head: nginx's default proxy_buffer_size is
+// one memory page (4 KiB), and a response head beyond it is a 502 (rules 27
+// and 28).
+//
+// Whenever a head is about to be written — the final one, when the handler
+// calls WriteHeader, Write, ReadFrom or Flush or returns without writing,
+// and every informational (1xx) one, such as a 103 from [EarlyHints] or
+// [EarlyHintsMiddleware] — MaxLinkBytes adds up the lengths of the values
+// of its Link field lines. At most n, the lines are left as they are, byte
+// for byte. Beyond n, they are replaced by one field line, written as
+// [Links.String] writes it, holding the longest prefix, in header order, of
+// their links whose Links.String is at most n bytes long; there is no Link
+// field when not even the first link fits. Malformed link-values (rule 8)
+// are dropped as well. n < 1 means no budget: the handler is returned
+// unchanged.
+//
+// When anything was left out of a head, dropped (when not nil) is called
+// once for that head, with the request and the links left out, in order:
+// every link after the prefix, as [ParseHeader] reads them; a malformed
+// link-value is not a Link and is not in the list, so dropped may get no
+// links at all when only malformed link-values were dropped. It runs on
+// the handler's goroutine, before the head is written, and may be called
+// concurrently for different requests. If it panics, nothing of that head
+// has been written and the header map is unchanged: the panic propagates
+// from the call that was writing the head (the handler's WriteHeader,
+// Write, ReadFrom or Flush, or MaxLinkBytes's ServeHTTP when the handler
+// wrote nothing), and net/http's usual recovery ends the response without
+// a head.
+//
+// Place it outermost, so that it sees the links that every inner
+// middleware adds and those of the 103 responses:
+//
+//	handler := weblink.MaxLinkBytes(4000, logDropped)(weblink.EarlyHintsMiddleware(links...)(site))
+//
+// The ResponseWriter the handler sees supports http.Flusher,
+// http.Hijacker, io.ReaderFrom and http.ResponseController (Unwrap) as the
+// one of [Middleware] does; a hijacked connection is not budgeted.
+func MaxLinkBytes(n int, dropped func(r *http.Request, dropped Links)) func(http.Handler) http.Handler {
+	if n < 1 {
+		return func(next http.Handler) http.Handler { return next }
+	}
+	b := &linkBudget{n: n, dropped: dropped}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			lw := &linkWriter{w: w, budget: b, r: r, interim: r.ProtoAtLeast(1, 1)}
+			next.ServeHTTP(lw, r)
+			lw.writeLinks()
+		})
+	}
+}
+
+// linkBudget is the budget of one MaxLinkBytes middleware.
+type linkBudget struct {
+	n       int
+	dropped func(r *http.Request, dropped Links)
+}
+
+// apply budgets the Link field of h, the header of a head about to be
+// written for r. It returns the field lines it replaced and whether it
+// replaced them. dropped is called before h is changed, so that a panic
+// leaves h as it was.
+func (b *linkBudget) apply(h http.Header, r *http.Request) (saved []string, changed bool) {
+	lines := h["Link"]
+	size := 0
+	for _, v := range lines {
+		size += len(v)
+	}
+	if size <= b.n {
+		return nil, false
+	}
+	kept, left, lost := budgetLinks(lines, b.n, b.dropped != nil)
+	if lost && b.dropped != nil {
+		b.dropped(r, left)
+	}
+	if kept == "" {
+		delete(h, "Link")
+	} else {
+		h["Link"] = []string{kept}
+	}
+	return lines, true
+}
+
+// interim writes the informational response code through w with the
+// field budgeted, and puts the field lines back for the heads to come.
+func (b *linkBudget) interim(w http.ResponseWriter, r *http.Request, code int) {
+	h := w.Header()
+	saved, changed := b.apply(h, r)
+	if changed {
+		defer func() {
+			if saved == nil {
+				delete(h, "Link")
+			} else {
+				h["Link"] = saved
+			}
+		}()
+	}
+	writeInterim(w, code)
+}
+
+// budgetLinks returns the field value holding the longest prefix of the
+// links of lines whose Links.String is at most n bytes long, and whether
+// anything was left out: a link, or a malformed link-value or parameter
+// (rule 8). When report is set, it also returns the links left out.
+//
+// The links are parsed one at a time into one reused Link, and formatted
+// only while they fit, so that a field of any size costs the n bytes of
+// the result and the largest link-value; the links left out are parsed
+// again into a list only when they are reported.
+func budgetLinks(lines []string, n int, report bool) (kept string, left Links, lost bool) {
+	var p parser
+	p.links, p.strs = makeBacking(1)
+	b := make([]byte, 0, n)
+	for li, line := range lines {
+		for i, next, ok := 0, 0, true; ; i = next {
+			if next, ok = p.parseOne(line, i); !ok {
+				break
+			}
+			mark := len(b)
+			if mark > 0 {
+				b = append(b, ", "...)
+			}
+			if b = p.links[0].appendTo(b); len(b) > n {
+				// This link and every one after it are left out.
+				if report {
+					rest := append([]string{line[i:]}, lines[li+1:]...)
+					left, _ = ParseHeader(http.Header{"Link": rest})
+				}
+				return string(b[:mark]), left, true
+			}
+			p.reuse()
+		}
+	}
+	return string(b), nil, len(p.errs) > 0 || p.more > 0
+}
