@@ -354,6 +354,58 @@
 //     at most 2 KiB, for at most a second; every wait ends when ctx or
 //     req.Context() is done.
 //
+// # Parallel pages
+//
+// [Parallel](n) lets [Pages] and [Items] request up to n pages at a time
+// when an API numbers its pages, as GitHub, GitLab and json-server do, and
+// still yield them one at a time, in order:
+//
+//  45. A series is predicted only when n > 1 and the first page has a
+//     rel="last" link (whose context is the page, as for rel="next") whose
+//     URL is that of the page's next link but for the value of one query
+//     parameter, both values decimal integers without a sign or leading
+//     zero, the next link's at most the last link's, and the next link's
+//     one more than the current page's (a current URL without that
+//     parameter is page 1). The URL of page k is then the next link with k
+//     as that value. Anything else (no last link, a cursor, a last link on
+//     another origin, scheme, host or path, two values that differ) is
+//     paged one page at a time, as without Parallel.
+//  46. The pages from next to last are requested with at most n in flight
+//     (a sliding window: a last page of 10^12 schedules no more than n
+//     ahead) and yielded in page order; a slow page holds up its place in
+//     the order, not the requests of the others. At most n responses wait,
+//     unread, to be yielded, each holding its connection. The requests are
+//     made by up to n goroutines, which the caller asks for by giving
+//     Parallel; breaking out of the loop (or a panic in it) cancels the
+//     requests in flight and closes their bodies, and no goroutine outlives
+//     the iteration.
+//  47. Each predicted page is checked as a followed next link is (scheme,
+//     origin, loops, credentials only to req's origin; its redirects under
+//     the same rules), and its own next link must be the URL predicted for
+//     the page after it, as written. When it is not (the collection
+//     changed: a new snapshot, a page that is now the last, a last page
+//     that now has a next link), the pages requested after it are
+//     discarded unread (requests cancelled, bodies closed, no longer
+//     counted as visited) and paging goes on from its own next link, one
+//     page at a time. A page that is not 2xx, or any other error, ends the
+//     iteration in its place, as it would one page at a time.
+//  48. [MaxPages](m) counts yielded pages: no page beyond m is requested.
+//     With [WaitRateLimits] or a [RateLimiter], a page refused by a rate
+//     limit, or a 2xx page whose remaining count is 0, pauses every request
+//     not yet sent until the time the server gave (rules 40 and 41; the
+//     refused page is then requested again). Requests of the iteration
+//     waiting at once for the same time are charged to maxWait once: the
+//     iteration's waits are the time it was paused, in all. When a pause
+//     would pass maxWait, no more requests are sent, and the first page in
+//     order that was refused or not sent ends the iteration with
+//     [ErrRateLimited].
+//  49. [BeforeNext] runs in the goroutine that ranges over the sequence,
+//     for each request before it is sent, which is ahead of the loop body:
+//     its prev is the latest page received in order (whose body it must not
+//     read). The checkpoint from which to resume a stopped iteration is
+//     therefore [NextURL] of the last page the loop body finished, not the
+//     latest request BeforeNext saw.
+//
 // # API catalogs
 //
 //  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a

@@ -93,8 +93,8 @@ func (e *StatusError) Error() string {
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
 // PageOption configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits] or
-// [RateLimiter.PageOption].
+// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits],
+// [RateLimiter.PageOption] or [Parallel].
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
@@ -105,6 +105,7 @@ type pageConfig struct {
 	limit       limiter                                          // a RateLimiter's, shared; nil: the iteration's own
 	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
 	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
+	parallel    int                                              // Parallel; < 2: one page at a time
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -184,7 +185,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // https URL, else the only thing yielded is an error wrapping [ErrPageMethod]
 // or [ErrPageScheme], before any request is sent. The next page is requested
 // only when the loop body for the current page returns (there is no
-// prefetching); at that moment the current body is closed, after reading
+// prefetching, unless [Parallel] asks for it); at that moment the current body is closed, after reading
 // and discarding up to 2 KiB of what is left (as net/http does for a
 // redirect), for at most one second, so that the connection can be reused
 // without a slow server holding up the next page (the read is ended by
@@ -196,8 +197,8 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // whichever is first, with an error matching that context's error
 // ([errors.Is](err, context.Canceled) or context.DeadlineExceeded); a req
 // whose context is already done yields that one error and sends nothing.
-// Pages starts no goroutine of its own, and none outlives an iteration
-// (net/http runs its transport's as usual).
+// Pages starts no goroutine of its own (but those [Parallel] asks for), and
+// none outlives an iteration (net/http runs its transport's as usual).
 //
 // The origin of a URL is its scheme, host (compared case-insensitively) and
 // port, where an absent port is the scheme's default: https://a and
@@ -241,7 +242,7 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		if p.limit == nil {
 			p.limit = new(limitUntil)
 		}
-		p.budget.max = cfg.maxWait
+		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
 		p.run(ctx, yield)
 	}
@@ -294,7 +295,7 @@ type pager struct {
 	origin    origin          // of the first page's final URL: where next links may lead
 	visited   map[string]bool // URLs requested or reached, as visitKey
 	limit     limiter         // when the API is limited until: the iteration's own, or a RateLimiter's
-	budget    waitBudget      // the rate-limit waits of this iteration so far, of maxWait
+	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -319,7 +320,12 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if !p.yieldPage(yield, resp, err) || err != nil {
+		if n == 1 && err == nil && p.cfg.parallel > 1 {
+			var more bool
+			if resp, n, more = p.parallel(yield, resp); !more { // pages 1 to n
+				return
+			}
+		} else if !p.yieldPage(yield, resp, err) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -506,6 +512,22 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if u == nil {
 		return nil, err
 	}
+	next, err := p.linkRequest(p.reqCtx, prev, n, u)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.awaitLimit(p.ctx); err != nil { // for the reset of a limit prev says is spent
+		return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n+1, showURL(u), err)
+	}
+	if next.Context() != p.reqCtx { // renewed by the drain
+		next = next.WithContext(p.reqCtx)
+	}
+	return next, p.beforeNext(prev, next)
+}
+
+// linkRequest checks u, the link from prev, the n-th page, to the page
+// after it, and returns the request for it, with context ctx.
+func (p *pager) linkRequest(ctx context.Context, prev *http.Response, n int, u *url.URL) (*http.Request, error) {
 	// The URLs are written out for errors only.
 	from := func() string { return showURL(prev.Request.URL) }
 	o := originOf(u)
@@ -523,7 +545,7 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise weblink.MaxPages to follow it", ErrMaxPages, n, from(), showURL(u))
 	}
 	p.visited[key] = true
-	next := p.req.WithContext(p.reqCtx) // a shallow copy; what changes is copied below
+	next := p.req.WithContext(ctx) // a shallow copy; what changes is copied below
 	next.URL = u
 	next.Header = p.req.Header.Clone()
 	if p.req.Trailer != nil {
@@ -536,21 +558,24 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if !p.credentialsTo(o) {
 		deleteCredentials(next.Header) // they go only to req's origin (see Pages)
 	}
-	if err := p.awaitLimit(p.ctx); err != nil { // for the reset of a limit prev says is spent
-		return nil, fmt.Errorf("weblink: page %d of %s not requested: %w", n+1, showURL(u), err)
-	}
-	if next.Context() != p.reqCtx { // renewed by the drain
-		next = next.WithContext(p.reqCtx)
-	}
-	if f := p.cfg.beforeNext; f != nil {
-		if err := f(prev, next); err != nil {
-			return nil, fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), from(), err)
-		}
-		if next.URL != u { // BeforeNext's own: remembered as visited too
-			p.visited[visitKey(next.URL)] = true
-		}
-	}
 	return next, nil
+}
+
+// beforeNext calls the BeforeNext function, if any, for next, the request
+// for the page after prev.
+func (p *pager) beforeNext(prev *http.Response, next *http.Request) error {
+	f := p.cfg.beforeNext
+	if f == nil {
+		return nil
+	}
+	u := next.URL
+	if err := f(prev, next); err != nil {
+		return fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), showURL(prev.Request.URL), err)
+	}
+	if next.URL != u { // BeforeNext's own: remembered as visited too
+		p.visited[visitKey(next.URL)] = true
+	}
+	return nil
 }
 
 // NextURL returns the target of the first link of resp with relation type

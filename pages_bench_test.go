@@ -5,8 +5,10 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/benchdata"
@@ -111,5 +113,88 @@ func BenchmarkJSONItems(b *testing.B) {
 		if _, err := weblink.JSONItems[benchIssue](resp); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkParallelPages ranges over 40 numbered pages of a server on
+// 127.0.0.1 that answers each request after 50 ms, as a distant API would:
+// one page at a time, then with Parallel(4) and Parallel(8). The client's
+// transport keeps 8 idle connections, so that the parallel runs reuse
+// theirs. Allocations include the server's, which are the same per page
+// in every run.
+func BenchmarkParallelPages(b *testing.B) {
+	const pages, latency = 40, 50 * time.Millisecond
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		weblink.Add(w.Header(), weblink.PageLinks(r.URL, "page", max(p, 1), pages)...)
+		time.Sleep(latency)
+		_, _ = w.Write([]byte(`[1,2,3]`))
+	}))
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 8}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/items?per_page=3&page=1", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		opts []weblink.PageOption
+	}{
+		{"sequential", nil},
+		{"Parallel4", []weblink.PageOption{weblink.Parallel(4)}},
+		{"Parallel8", []weblink.PageOption{weblink.Parallel(8)}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				n := 0
+				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if n != pages {
+					b.Fatalf("%d pages, want %d", n, pages)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParallelPagesInMemory ranges over the 40 pages of memPages, one
+// at a time and with Parallel(4): what Parallel costs per page on the
+// client, without a network or a server.
+func BenchmarkParallelPagesInMemory(b *testing.B) {
+	const pages = 40
+	client := &http.Client{Transport: memPages{pages}}
+	req, err := http.NewRequest(http.MethodGet, "https://api.example/items?page=1", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		opts []weblink.PageOption
+	}{
+		{"sequential", nil},
+		{"Parallel4", []weblink.PageOption{weblink.Parallel(4)}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				n := 0
+				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if n != pages {
+					b.Fatalf("%d pages, want %d", n, pages)
+				}
+			}
+		})
 	}
 }

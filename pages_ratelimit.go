@@ -96,10 +96,13 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 		*backoffs++
 	}
 	p.limit.learned(now.Add(wait))
+	// A limiter shared with other iterations may know of a later time:
+	// the retry waits for it too, so the budget must hold that wait.
+	wait = max(wait, p.limit.until().Sub(now))
 	if try >= maxRetries {
 		return 0, fmt.Errorf("%w: refused %d times, the first request and %d retries: %w", ErrRateLimited, try+1, maxRetries, serr)
 	}
-	if err := p.budget.fits(wait); err != nil {
+	if err := p.budget.fits(now, now.Add(wait)); err != nil {
 		return 0, fmt.Errorf("%w: %w", err, serr)
 	}
 	return wait, nil
@@ -136,11 +139,12 @@ func (p *pager) awaitLimit(ctx context.Context) error {
 		if !t.After(slept) {
 			return nil
 		}
-		wait := t.Sub(p.now())
+		now := p.now()
+		wait := t.Sub(now)
 		if wait <= 0 {
 			return nil
 		}
-		if err := p.budget.take(wait); err != nil {
+		if err := p.budget.take(now, t); err != nil {
 			return err
 		}
 		if err := p.sleep(ctx, wait); err != nil {
@@ -173,30 +177,47 @@ func (p *pager) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // waitBudget is what an iteration has waited of its maxWait; safe for
-// concurrent use.
+// concurrent use. A wait is charged for the time it adds to the waits
+// already charged: the requests of one iteration waiting at once for the
+// same time ([Parallel]'s) are charged once; one after another, each is
+// charged whole.
 type waitBudget struct {
-	mu     sync.Mutex
-	max    time.Duration
-	waited time.Duration
+	mu      sync.Mutex
+	max     time.Duration
+	waited  time.Duration
+	charged time.Time // the end of the last wait charged
 }
 
-// fits returns nil when wait fits in what is left of the budget, or an
-// error wrapping ErrRateLimited.
-func (b *waitBudget) fits(wait time.Duration) error {
+// fits returns nil when a wait from now until t fits in what is left of the
+// budget, or an error wrapping ErrRateLimited.
+func (b *waitBudget) fits(now, t time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.check(wait)
+	return b.check(b.added(now, t))
 }
 
-// take charges wait to the budget, or returns the error of fits.
-func (b *waitBudget) take(wait time.Duration) error {
+// take charges a wait from now until t to the budget, or returns the
+// error of fits.
+func (b *waitBudget) take(now, t time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	wait := b.added(now, t)
 	if err := b.check(wait); err != nil {
 		return err
 	}
 	b.waited += wait
+	if t.After(b.charged) {
+		b.charged = t
+	}
 	return nil
+}
+
+// added is how much a wait from now until t adds to the waits charged.
+func (b *waitBudget) added(now, t time.Time) time.Duration {
+	if b.charged.After(now) {
+		now = b.charged
+	}
+	return max(t.Sub(now), 0)
 }
 
 func (b *waitBudget) check(wait time.Duration) error {

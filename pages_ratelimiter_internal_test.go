@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -270,5 +271,47 @@ func reportErrors(t *testing.T, errs chan error) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestRateLimiterLaterLimitYieldsRefusal: when a page is refused while the
+// shared limiter already knows of a later time (another iteration was told
+// to wait longer) that does not fit in what is left of maxWait, the refused
+// response is yielded with ErrRateLimited and its *StatusError (rule 41),
+// as for a refusal of its own, rather than released unread for an error
+// without it.
+func TestRateLimiterLaterLimitYieldsRefusal(t *testing.T) {
+	limiter := NewRateLimiter(10 * time.Minute)
+	clock := newFakeClock()
+	api := &scriptedAPI{refusals: []answer{{429, http.Header{"Retry-After": {"5"}}, `{"message": "slow down"}`}}}
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Query().Get("page") == "2" { // meanwhile, another iteration is told to wait an hour
+			limiter.limit.learned(clock.now().Add(time.Hour))
+		}
+		return api.RoundTrip(r)
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://api.test/items", nil)
+	var statuses []int
+	var bodies []string
+	var err error
+	for resp, e := range Pages(context.Background(), client, req, limiter.PageOption(), clock.option()) {
+		if resp != nil {
+			b, _ := io.ReadAll(resp.Body)
+			statuses, bodies = append(statuses, resp.StatusCode), append(bodies, string(b))
+		}
+		err = e
+	}
+	var se *StatusError
+	if !errors.Is(err, ErrRateLimited) || !errors.As(err, &se) || se.StatusCode != 429 {
+		t.Errorf("error %v; want ErrRateLimited with the 429's *StatusError", err)
+	}
+	if want := []int{200, 429}; !slices.Equal(statuses, want) || bodies[len(bodies)-1] != `{"message": "slow down"}` {
+		t.Errorf("yielded %v %q; want %v, the refusal with its body", statuses, bodies, want)
+	}
+	if s := clock.sleeps(); len(s) != 0 {
+		t.Errorf("slept %v; a wait beyond maxWait is not slept", s)
+	}
+	if requests, open := api.log(); len(requests) != 2 || open != 0 {
+		t.Errorf("requests %v, %d bodies open; want pages 1 and 2 once, all closed", requests, open)
 	}
 }

@@ -42,7 +42,8 @@ const wellKnownAPICatalog = "/.well-known/api-catalog"
 // origin is listed, not fetched.
 //
 // A catalog that answers with a status other than 2xx gives a
-// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])) and no
+// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])), which
+// carries the response's header and the first 2 KiB of its body, and no
 // links. Problems with nested catalogs (a status, a body that is not a
 // linkset, one cut at the byte limit) are joined into the error returned
 // with the links found, as [Links] does. client nil means
@@ -109,7 +110,7 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	final := resp.Request.URL
 	c.read[withoutFragment(final)] = true
 	if !is2xx(resp.StatusCode) {
-		return nil, &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
+		return nil, statusError(resp, final)
 	}
 	c.cfg.maxBytes = min(maxCatalogBytes, c.budget)
 	counted := &countingReader{r: resp.Body}

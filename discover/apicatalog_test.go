@@ -283,3 +283,21 @@ func TestAPICatalogBodyCut(t *testing.T) {
 		t.Errorf("cut body: %v, %q; want no links and one error, the read's", links, err)
 	}
 }
+
+// TestAPICatalogStatusBody: the *weblink.StatusError of a catalog that is
+// refused carries the response's header and the first 2 KiB of its body,
+// as that of Links does.
+func TestAPICatalogStatusBody(t *testing.T) {
+	body := `{"message": "API rate limit exceeded"}` + strings.Repeat(" ", 4<<10)
+	srv := httptest.NewServer(respond(http.StatusForbidden, "application/json", body, `</docs>; rel="help"`))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	_, err := APICatalog(context.Background(), nil, u)
+	var se *weblink.StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusForbidden {
+		t.Fatalf("error %v; want a *weblink.StatusError", err)
+	}
+	if string(se.Body) != body[:2<<10] || se.Header.Get("Link") != `</docs>; rel="help"` {
+		t.Errorf("StatusError with a body of %d bytes (%.40q) and header %v; want the first 2048 bytes and the header", len(se.Body), se.Body, se.Header)
+	}
+}
