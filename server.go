@@ -418,8 +418,10 @@ func (lw *linkWriter) WriteHeader(code int) {
 		return
 	}
 	// The handler's own 1xx response: writeLinks changes the header map
-	// later, which net/http must not be reading then.
-	if lw.budget != nil {
+	// later, which net/http must not be reading then. After the final
+	// head or a hijack, net/http writes no head, so there is nothing to
+	// budget.
+	if lw.budget != nil && !lw.wroteHeader && !lw.hijacked {
 		lw.budget.interim(lw.w, lw.r, code)
 		return
 	}

@@ -259,6 +259,38 @@ func TestMaxLinkBytesWriter(t *testing.T) {
 	}
 }
 
+// TestMaxLinkBytesInterimAfterFinal checks that a 1xx head the handler
+// asks for after the final one, or after hijacking, which net/http does
+// not write, is not budgeted: dropped is called only for heads written.
+func TestMaxLinkBytesInterimAfterFinal(t *testing.T) {
+	var d droppedCalls
+	h := MaxLinkBytes(20, d.record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Link"] = []string{`</a>; rel="next"`, `</b>; rel="prev"`}
+		if r.URL.Path == "/hijack" {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Errorf("Hijack: %v", err)
+				return
+			}
+			defer conn.Close()
+		} else {
+			io.WriteString(w, "body")
+		}
+		// Over the budget again: the final head left one line.
+		w.Header()["Link"] = []string{`</a>; rel="next"`, `</b>; rel="prev"`}
+		w.WriteHeader(http.StatusEarlyHints)
+	}))
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.Start()
+	defer srv.Close()
+	rawGet(t, srv, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	rawGet(t, srv, "GET /hijack HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	if want := []string{"/b"}; !slices.Equal(d.calls, want) {
+		t.Errorf("dropped called with %q, want %q (the final head of /, and nothing for heads not written)", d.calls, want)
+	}
+}
+
 // panicWriter records whether anything was written through it.
 type panicWriter struct {
 	h       http.Header
