@@ -1,6 +1,7 @@
 package weblink
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink/internal/memtest"
 )
@@ -256,6 +258,30 @@ func TestMaxLinkBytesWriter(t *testing.T) {
 	_, resp, _ := get(t, srv, "/")
 	if links := resp.Header["Link"]; links != nil {
 		t.Errorf("Link lines %q, want none (the link is longer than the budget)", links)
+	}
+}
+
+// TestMaxLinkBytesFlushNotSupported checks that a Flush that cannot flush
+// (http.TimeoutHandler's writer has no Flush) writes no head, so it does
+// not count as one (rule 27): the Link lines the handler adds after it are
+// budgeted when the head is written.
+func TestMaxLinkBytesFlushNotSupported(t *testing.T) {
+	var d droppedCalls
+	h := http.TimeoutHandler(MaxLinkBytes(20, d.record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).Flush(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("Flush under TimeoutHandler = %v, want http.ErrNotSupported", err)
+		}
+		w.(http.Flusher).Flush()
+		w.Header().Add("Link", `</a>; rel="next", </b>; rel="prev"`)
+		io.WriteString(w, "body")
+	})), time.Minute, "timeout")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if got, want := rec.Header()["Link"], []string{`</a>; rel="next"`}; !slices.Equal(got, want) {
+		t.Errorf("Link lines %q, want %q", got, want)
+	}
+	if want := []string{"/b"}; !slices.Equal(d.calls, want) {
+		t.Errorf("dropped called with %q, want %q", d.calls, want)
 	}
 }
 

@@ -957,6 +957,21 @@ func TestMiddlewareFlushNotSupported(t *testing.T) {
 	checkLinks(t, "final", pw.h, "/schema.json describedby")
 }
 
+// TestMiddlewareFlushNotSupportedThenSet checks that a Flush that cannot
+// flush (http.TimeoutHandler's writer has no Flush) writes no head: the
+// links are added when the head is written, so the handler's later
+// Header().Set("Link", ...) does not erase them.
+func TestMiddlewareFlushNotSupportedThenSet(t *testing.T) {
+	h := http.TimeoutHandler(Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		w.Header().Set("Link", `</next>; rel="next"`)
+		io.WriteString(w, "body")
+	})), time.Minute, "timeout")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	checkLinks(t, "final", rec.Header(), "/next next", "/schema.json describedby")
+}
+
 // h2CancelStress is how many requests TestEarlyHintsHTTP2Cancel makes per
 // case; WEBLINK_H2_STRESS raises it for a longer run, for example
 // WEBLINK_H2_STRESS=200000 go test -race -run TestEarlyHintsHTTP2Cancel.
