@@ -457,6 +457,10 @@ func TestMaxLinkBytesHostile(t *testing.T) {
 		// costs (rule 10).
 		{"tiny links, reported", fill(`<a>,`), true, maxParseBytesPerByte},
 		{"one huge link", "<" + strings.Repeat("a", size) + ">", false, 3},
+		{"one huge link, reported", "<" + strings.Repeat("a", size) + ">", true, 3},
+		// Lines, not one field value: split at every ", " below.
+		{"10 000 lines", fill("<" + strings.Repeat("x", 97) + ">, ")[:10_000*101], false, 0.1},
+		{"10 000 lines, reported", fill(`</assets/chunk-0123456789abcdef.js>; rel=preload; as=script, `)[:10_000*61], true, 8},
 		{"junk", fill(`junk, `), false, 0.1},
 		{"upper-case relation types", fill(`<a>; rel=NEXT, `), false, 2},
 	}
@@ -470,8 +474,15 @@ func TestMaxLinkBytesHostile(t *testing.T) {
 			h := MaxLinkBytes(4000, dropped)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 			w := &panicWriter{h: http.Header{}}
 			r := httptest.NewRequest("GET", "/", nil)
+			lines := []string{tt.field}
+			if strings.HasPrefix(tt.name, "10 000 lines") {
+				lines = strings.Split(strings.TrimSuffix(tt.field, ", "), ", ")
+				if len(lines) != 10_000 {
+					t.Fatalf("%d lines", len(lines))
+				}
+			}
 			perByte := float64(memtest.Allocated(func() {
-				w.h["Link"] = []string{tt.field}
+				w.h["Link"] = lines
 				h.ServeHTTP(w, r)
 			})) / float64(len(tt.field))
 			t.Logf("%s: %.3f bytes allocated per input byte", tt.name, perByte)
