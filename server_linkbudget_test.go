@@ -530,7 +530,15 @@ func FuzzMaxLinkBytes(f *testing.F) {
 		}
 		all, _ := ParseHeader(http.Header{"Link": lines})
 		kept, _ := ParseHeader(w.h)
-		if want, have := all.String(), append(slices.Clone(kept), dropped...).String(); want != have {
+		// Compared as a receiver sees them, parsed from what Links.String
+		// writes: the kept links went through that once already, and it
+		// is not the identity (a relation type's "\x7f" is written
+		// "%7F", which parses back lower-cased).
+		normal := func(ls Links) string {
+			again, _ := Parse(ls.String())
+			return again.String()
+		}
+		if want, have := normal(all), normal(append(slices.Clone(kept), dropped...)); want != have {
 			t.Fatalf("budget %d: lines %q: kept %q and dropped %q are not the links %q", n, lines, kept, dropped, all)
 		}
 	})
