@@ -1037,6 +1037,17 @@ func TestEarlyHintsHTTP2Cancel(t *testing.T) {
 			w.Header().Del("Link")
 			page(w)
 		}))},
+		// MaxLinkBytes cuts the Link field of each of the handler's 103s
+		// and puts the handler's lines back after it, on the same header
+		// map.
+		{"MaxLinkBytes", MaxLinkBytes(30, func(*http.Request, Links) {})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, hint := range []string{`</a.css>; rel="preload"`, `</b.css>; rel="preload"`} {
+				w.Header()["Link"] = []string{hint, `</c.css>; rel="preload"`}
+				w.WriteHeader(http.StatusEarlyHints)
+			}
+			w.Header().Set("Link", `</next>; rel="next"`)
+			page(w)
+		}))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
