@@ -95,6 +95,7 @@ func TestMaxLinkBytes(t *testing.T) {
 	}{
 		{"within, left as written", 100, []string{"</a>;REL=next ,,  ", "</b>;rel=prev"}, []string{"</a>;REL=next ,,  ", "</b>;rel=prev"}, nil},
 		{"exactly n", 32, []string{a, b}, []string{a, b}, nil},
+		{"within, malformed left as written", 100, []string{"junk, </a>;; rel=next", `<b`, "\t"}, []string{"junk, </a>;; rel=next", `<b`, "\t"}, nil},
 		{"no Link field", 1, nil, nil, nil},
 		{"n < 1: no budget", 0, []string{a, b, c}, []string{a, b, c}, nil},
 		{"negative n: no budget", -1, []string{a, b, c}, []string{a, b, c}, nil},
@@ -537,6 +538,10 @@ func FuzzMaxLinkBytes(f *testing.F) {
 		normal := func(ls Links) string {
 			again, _ := Parse(ls.String())
 			return again.String()
+		}
+		// The line is Links.String of a prefix of the links.
+		if len(got) == 1 && (len(kept) > len(all) || got[0] != all[:len(kept)].String()) {
+			t.Fatalf("budget %d: lines %q became %q, not Links.String of a prefix of %q", n, lines, got, all)
 		}
 		if want, have := normal(all), normal(append(slices.Clone(kept), dropped...)); want != have {
 			t.Fatalf("budget %d: lines %q: kept %q and dropped %q are not the links %q", n, lines, kept, dropped, all)
