@@ -302,6 +302,10 @@ func newProxyBackend(t *testing.T) *proxyBackend {
 			budget3500.ServeHTTP(w, r)
 		case strings.Contains(path, "/big/"):
 			big.ServeHTTP(w, r)
+		case strings.Contains(path, "/exact/"):
+			n, _ := strconv.Atoi(strings.Split(path[strings.Index(path, "/exact/"):], "/")[2])
+			w.Header().Set("Link", exactLink(n))
+			page.ServeHTTP(w, r)
 		default:
 			hinted.ServeHTTP(w, r)
 		}
@@ -318,6 +322,13 @@ func bigLinks() Links {
 		links = append(links, Link{Target: fmt.Sprintf("/assets/chunk-%04d.js", i), Rel: []string{RelModulePreload}})
 	}
 	return links
+}
+
+// exactLink returns a Link field value of n bytes holding the
+// stylesheet's link.
+func exactLink(n int) string {
+	prefix := styleLink.String() + ", </"
+	return prefix + strings.Repeat("a", n-len(prefix)-1) + ">"
 }
 
 // hintCounter counts the 103 responses written through it.
@@ -453,20 +464,34 @@ var proxyModes = []proxyMode{
 	{"5 KiB Link", "big/"},
 	{"MaxLinkBytes(4000)", "big/4000/"},
 	{"MaxLinkBytes(3500)", "big/3500/"},
+	// With the rest of the backend's head (status line, Content-Length,
+	// Content-Type, Date and the blank line: 125 bytes), a Link field of
+	// 3970 bytes makes a head of 4095 bytes, the most that nginx's default
+	// buffer passes intact; 3971, a head of exactly 4096, comes out as a
+	// 200 whose body never arrives; 3972 is a 502.
+	{"3970-byte Link", "exact/3970/"},
+	{"3971-byte Link", "exact/3971/"},
+	{"3972-byte Link", "exact/3972/"},
 }
 
 // proxyExpect returns what is wrong with res, a request through p's hop
 // in mode (rule 25), or "".
 func proxyExpect(p proxy, hop proxyHop, mode proxyMode, sent int64, res proxyResult) string {
 	switch {
-	case p.name == "nginx" && (mode.segment == "big/" || mode.segment == "big/4000/"):
+	case p.name == "nginx" && (mode.segment == "big/" || mode.segment == "big/4000/" || mode.segment == "exact/3972/"):
 		// nginx's default proxy_buffer_size, one memory page, holds the
 		// whole head: with 4000 bytes of Link field, the status line,
 		// Date, Content-Type and Content-Length take it past 4096.
 		if res.err != nil || res.status != http.StatusBadGateway {
 			return "want a 502 from nginx: the head is larger than its default proxy buffer (4 KiB)"
 		}
-	case strings.HasPrefix(mode.segment, "big/"):
+	case p.name == "nginx" && mode.segment == "exact/3971/":
+		// A head that fills the buffer to its last byte: nginx 1.22.1
+		// answers 200 and then drops the connection without the body.
+		if res.intact() {
+			return "want the page broken: a head of exactly 4096 bytes fills nginx's default proxy buffer"
+		}
+	case strings.HasPrefix(mode.segment, "big/") || strings.HasPrefix(mode.segment, "exact/"):
 		if sent != 0 || !res.intact() {
 			return "want the page intact"
 		}
@@ -508,7 +533,9 @@ func proxyExpect(p proxy, hop proxyHop, mode proxyMode, sent int64, res proxyRes
 // A Link field of 5 KiB is a 502 behind nginx, whose default proxy buffer
 // (4 KiB) holds the whole head; MaxLinkBytes(4000) is not enough for it
 // either, as the rest of the head takes it past 4096 bytes, and
-// MaxLinkBytes(3500) is (rule 27). The measured table is logged (go test
+// MaxLinkBytes(3500) is (rule 27); with the backend's 125 other bytes of
+// head, 3970 bytes of Link field pass, 3971 (a head of exactly 4096 bytes)
+// lose the body and 3972 are a 502. The measured table is logged (go test
 // -v).
 func TestProxies(t *testing.T) {
 	backend := newProxyBackend(t)

@@ -418,8 +418,10 @@ func (lw *linkWriter) WriteHeader(code int) {
 		return
 	}
 	// The handler's own 1xx response: writeLinks changes the header map
-	// later, which net/http must not be reading then.
-	if lw.budget != nil {
+	// later, which net/http must not be reading then. After the final
+	// head or a hijack, net/http writes no head, so there is nothing to
+	// budget.
+	if lw.budget != nil && !lw.wroteHeader && !lw.hijacked {
 		lw.budget.interim(lw.w, lw.r, code)
 		return
 	}
@@ -449,10 +451,32 @@ func (lw *linkWriter) Flush() { _ = lw.FlushError() }
 
 // FlushError adds the links and flushes the wrapped writer, returning its
 // error; http.ResponseController.Flush calls it. The error wraps
-// http.ErrNotSupported when the wrapped writer cannot flush.
+// http.ErrNotSupported when the wrapped writer cannot flush (the writer of
+// http.TimeoutHandler, for one): then no head is written, so the links are
+// not added yet, and a Link field the handler sets afterwards still gets
+// them, and the budget.
 func (lw *linkWriter) FlushError() error {
-	lw.writeLinks()
+	if canFlush(lw.w) {
+		lw.writeLinks()
+	}
 	return http.NewResponseController(lw.w).Flush()
+}
+
+// canFlush reports whether http.ResponseController can flush w: whether w,
+// or a writer it wraps (through Unwrap methods), has a FlushError or Flush
+// method, which is what the controller looks for.
+func canFlush(w http.ResponseWriter) bool {
+	for w != nil {
+		switch t := w.(type) {
+		case interface{ FlushError() error }, http.Flusher:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // Hijack implements http.Hijacker by hijacking the wrapped writer; links are

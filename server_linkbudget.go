@@ -11,7 +11,8 @@ import (
 // and 28).
 //
 // Whenever a head is about to be written — the final one, when the handler
-// calls WriteHeader, Write, ReadFrom or Flush or returns without writing,
+// calls WriteHeader, Write, ReadFrom or Flush (one that can flush: under
+// http.TimeoutHandler, Flush writes nothing) or returns without writing,
 // and every informational (1xx) one, such as a 103 from [EarlyHints] or
 // [EarlyHintsMiddleware] — MaxLinkBytes adds up the lengths of the values
 // of its Link field lines. At most n, the lines are left as they are, byte

@@ -1,6 +1,7 @@
 package weblink
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink/internal/memtest"
 )
@@ -93,6 +95,7 @@ func TestMaxLinkBytes(t *testing.T) {
 	}{
 		{"within, left as written", 100, []string{"</a>;REL=next ,,  ", "</b>;rel=prev"}, []string{"</a>;REL=next ,,  ", "</b>;rel=prev"}, nil},
 		{"exactly n", 32, []string{a, b}, []string{a, b}, nil},
+		{"within, malformed left as written", 100, []string{"junk, </a>;; rel=next", `<b`, "\t"}, []string{"junk, </a>;; rel=next", `<b`, "\t"}, nil},
 		{"no Link field", 1, nil, nil, nil},
 		{"n < 1: no budget", 0, []string{a, b, c}, []string{a, b, c}, nil},
 		{"negative n: no budget", -1, []string{a, b, c}, []string{a, b, c}, nil},
@@ -259,6 +262,62 @@ func TestMaxLinkBytesWriter(t *testing.T) {
 	}
 }
 
+// TestMaxLinkBytesFlushNotSupported checks that a Flush that cannot flush
+// (http.TimeoutHandler's writer has no Flush) writes no head, so it does
+// not count as one (rule 27): the Link lines the handler adds after it are
+// budgeted when the head is written.
+func TestMaxLinkBytesFlushNotSupported(t *testing.T) {
+	var d droppedCalls
+	h := http.TimeoutHandler(MaxLinkBytes(20, d.record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).Flush(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("Flush under TimeoutHandler = %v, want http.ErrNotSupported", err)
+		}
+		w.(http.Flusher).Flush()
+		w.Header().Add("Link", `</a>; rel="next", </b>; rel="prev"`)
+		io.WriteString(w, "body")
+	})), time.Minute, "timeout")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if got, want := rec.Header()["Link"], []string{`</a>; rel="next"`}; !slices.Equal(got, want) {
+		t.Errorf("Link lines %q, want %q", got, want)
+	}
+	if want := []string{"/b"}; !slices.Equal(d.calls, want) {
+		t.Errorf("dropped called with %q, want %q", d.calls, want)
+	}
+}
+
+// TestMaxLinkBytesInterimAfterFinal checks that a 1xx head the handler
+// asks for after the final one, or after hijacking, which net/http does
+// not write, is not budgeted: dropped is called only for heads written.
+func TestMaxLinkBytesInterimAfterFinal(t *testing.T) {
+	var d droppedCalls
+	h := MaxLinkBytes(20, d.record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Link"] = []string{`</a>; rel="next"`, `</b>; rel="prev"`}
+		if r.URL.Path == "/hijack" {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Errorf("Hijack: %v", err)
+				return
+			}
+			defer conn.Close()
+		} else {
+			io.WriteString(w, "body")
+		}
+		// Over the budget again: the final head left one line.
+		w.Header()["Link"] = []string{`</a>; rel="next"`, `</b>; rel="prev"`}
+		w.WriteHeader(http.StatusEarlyHints)
+	}))
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.Start()
+	defer srv.Close()
+	rawGet(t, srv, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	rawGet(t, srv, "GET /hijack HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	if want := []string{"/b"}; !slices.Equal(d.calls, want) {
+		t.Errorf("dropped called with %q, want %q (the final head of /, and nothing for heads not written)", d.calls, want)
+	}
+}
+
 // panicWriter records whether anything was written through it.
 type panicWriter struct {
 	h       http.Header
@@ -399,6 +458,10 @@ func TestMaxLinkBytesHostile(t *testing.T) {
 		// costs (rule 10).
 		{"tiny links, reported", fill(`<a>,`), true, maxParseBytesPerByte},
 		{"one huge link", "<" + strings.Repeat("a", size) + ">", false, 3},
+		{"one huge link, reported", "<" + strings.Repeat("a", size) + ">", true, 3},
+		// Lines, not one field value: split at every ", " below.
+		{"10 000 lines", fill("<" + strings.Repeat("x", 97) + ">, ")[:10_000*101], false, 0.1},
+		{"10 000 lines, reported", fill(`</assets/chunk-0123456789abcdef.js>; rel=preload; as=script, `)[:10_000*61], true, 8},
 		{"junk", fill(`junk, `), false, 0.1},
 		{"upper-case relation types", fill(`<a>; rel=NEXT, `), false, 2},
 	}
@@ -412,8 +475,15 @@ func TestMaxLinkBytesHostile(t *testing.T) {
 			h := MaxLinkBytes(4000, dropped)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 			w := &panicWriter{h: http.Header{}}
 			r := httptest.NewRequest("GET", "/", nil)
+			lines := []string{tt.field}
+			if strings.HasPrefix(tt.name, "10 000 lines") {
+				lines = strings.Split(strings.TrimSuffix(tt.field, ", "), ", ")
+				if len(lines) != 10_000 {
+					t.Fatalf("%d lines", len(lines))
+				}
+			}
 			perByte := float64(memtest.Allocated(func() {
-				w.h["Link"] = []string{tt.field}
+				w.h["Link"] = lines
 				h.ServeHTTP(w, r)
 			})) / float64(len(tt.field))
 			t.Logf("%s: %.3f bytes allocated per input byte", tt.name, perByte)
@@ -461,7 +531,19 @@ func FuzzMaxLinkBytes(f *testing.F) {
 		}
 		all, _ := ParseHeader(http.Header{"Link": lines})
 		kept, _ := ParseHeader(w.h)
-		if want, have := all.String(), append(slices.Clone(kept), dropped...).String(); want != have {
+		// Compared as a receiver sees them, parsed from what Links.String
+		// writes: the kept links went through that once already, and it
+		// is not the identity (a relation type's "\x7f" is written
+		// "%7F", which parses back lower-cased).
+		normal := func(ls Links) string {
+			again, _ := Parse(ls.String())
+			return again.String()
+		}
+		// The line is Links.String of a prefix of the links.
+		if len(got) == 1 && (len(kept) > len(all) || got[0] != all[:len(kept)].String()) {
+			t.Fatalf("budget %d: lines %q became %q, not Links.String of a prefix of %q", n, lines, got, all)
+		}
+		if want, have := normal(all), normal(append(slices.Clone(kept), dropped...)); want != have {
 			t.Fatalf("budget %d: lines %q: kept %q and dropped %q are not the links %q", n, lines, kept, dropped, all)
 		}
 	})

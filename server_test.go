@@ -957,6 +957,21 @@ func TestMiddlewareFlushNotSupported(t *testing.T) {
 	checkLinks(t, "final", pw.h, "/schema.json describedby")
 }
 
+// TestMiddlewareFlushNotSupportedThenSet checks that a Flush that cannot
+// flush (http.TimeoutHandler's writer has no Flush) writes no head: the
+// links are added when the head is written, so the handler's later
+// Header().Set("Link", ...) does not erase them.
+func TestMiddlewareFlushNotSupportedThenSet(t *testing.T) {
+	h := http.TimeoutHandler(Middleware(schemaLink)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		w.Header().Set("Link", `</next>; rel="next"`)
+		io.WriteString(w, "body")
+	})), time.Minute, "timeout")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	checkLinks(t, "final", rec.Header(), "/next next", "/schema.json describedby")
+}
+
 // h2CancelStress is how many requests TestEarlyHintsHTTP2Cancel makes per
 // case; WEBLINK_H2_STRESS raises it for a longer run, for example
 // WEBLINK_H2_STRESS=200000 go test -race -run TestEarlyHintsHTTP2Cancel.
@@ -1020,6 +1035,17 @@ func TestEarlyHintsHTTP2Cancel(t *testing.T) {
 				w.WriteHeader(http.StatusEarlyHints)
 			}
 			w.Header().Del("Link")
+			page(w)
+		}))},
+		// MaxLinkBytes cuts the Link field of each of the handler's 103s
+		// and puts the handler's lines back after it, on the same header
+		// map.
+		{"MaxLinkBytes", MaxLinkBytes(30, func(*http.Request, Links) {})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, hint := range []string{`</a.css>; rel="preload"`, `</b.css>; rel="preload"`} {
+				w.Header()["Link"] = []string{hint, `</c.css>; rel="preload"`}
+				w.WriteHeader(http.StatusEarlyHints)
+			}
+			w.Header().Set("Link", `</next>; rel="next"`)
 			page(w)
 		}))},
 	}
