@@ -37,6 +37,12 @@
 //		handle(issue)
 //	}
 //
+// A refused page ends the loop with a [*StatusError] that carries the
+// response's header and the start of its body. For long runs, share one
+// [RateLimiter] between the iterations that use one token, and resume from
+// [BeforeNext]'s next URL after a crash; [Parallel] requests the pages of a
+// page-numbered API (one with a rel="last" link) n at a time, in order.
+//
 // Serve links: [Add] writes a Link field line that no value can break out
 // of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
 // sends the preloads in a 103 Early Hints response first, and [PageLinks]
@@ -44,6 +50,11 @@
 //
 //	weblink.Add(w.Header(), weblink.Link{Target: "/items?page=3", Rel: []string{weblink.RelNext}})
 //	http.ListenAndServe(":8080", weblink.Middleware(schemaLink)(mux))
+//
+// The middlewares send their 103 over HTTP/2 only, unless [EarlyHintsHTTP1]
+// says the proxy in front passes a 103 on; [MaxLinkBytes], outermost,
+// keeps Link fields within a proxy's header buffer and reports what it
+// drops; [APICatalog] serves an RFC 9727 API catalog.
 //
 // Lint what a server sends: [Check] reports, with byte offsets, what RFC
 // 8288 forbids senders and what will not work as meant (a preload without
@@ -57,6 +68,11 @@
 // order Webmention and WebSub want, with the discover package:
 //
 //	links, err := discover.Links(ctx, nil, req)
+//
+// Two subpackages read the formats built on Web Linking: linktemplate the
+// Link-Template field of RFC 9652 (URI Templates, expanded by RFC 6570),
+// and linkformat the application/link-format documents of CoAP discovery
+// (RFC 6690) and web archives' TimeMaps (RFC 7089).
 //
 // From the shell, the weblink command (cmd/weblink) shows, checks and
 // follows Link headers: curl -sI https://example.com/ | weblink.
