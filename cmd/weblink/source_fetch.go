@@ -254,6 +254,10 @@ func (c *command) fetchError(err error) error {
 	var ue *url.Error
 	var ne net.Error
 	switch {
+	case errors.Is(err, weblink.ErrRateLimited):
+		if msg, ok := c.limitedBefore(c.last); ok {
+			return errors.New(msg)
+		}
 	case errors.Is(err, weblink.ErrMaxPages):
 		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
 			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)
