@@ -268,26 +268,14 @@ const (
 // (see WaitRateLimits); body is the start of resp's body, where a 403 of
 // GitHub's secondary rate limits says "rate limit".
 func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration, refusal) {
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusForbidden:
-	default:
+	d, kind := ratelimit.Refusal(resp.StatusCode, resp.Header, body, now)
+	switch kind {
+	case ratelimit.None:
 		return 0, notLimited
-	}
-	if v := resp.Header["Retry-After"]; len(v) > 0 {
-		if d, ok := ratelimit.RetryAfter(v[0], now); ok {
-			return d, told
-		}
-	}
-	if resp.StatusCode == http.StatusServiceUnavailable {
-		return 0, notLimited
-	}
-	if d, ok := ratelimit.Reset(resp.Header, now); ok {
-		return d, told
-	}
-	if resp.StatusCode == http.StatusTooManyRequests || ratelimit.SaysRateLimit(body) {
+	case ratelimit.NoTime, ratelimit.InBody:
 		return 0, untold
 	}
-	return 0, notLimited
+	return d, told
 }
 
 // RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]

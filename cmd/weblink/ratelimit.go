@@ -71,32 +71,20 @@ const backoffAdvice = 10 * time.Minute
 // asks for (at least a minute, rounded up to whole minutes) and whether it
 // is a refusal that -wait waits out at all.
 func describeRefusal(se *weblink.StatusError, now time.Time) (told string, wait time.Duration, ok bool) {
-	h := se.Header
-	switch se.StatusCode {
-	case http.StatusTooManyRequests, http.StatusForbidden, http.StatusServiceUnavailable:
-	default:
-		return "", 0, false
-	}
-	if v := h["Retry-After"]; len(v) > 0 {
-		if d, ok := ratelimit.RetryAfter(v[0], now); ok {
-			if isDigits(strings.Trim(v[0], " \t")) {
-				told = "; Retry-After: " + strconv.FormatInt(int64(d/time.Second), 10)
-			} else {
-				told = "; Retry-After: an HTTP-date " + shortDuration(d) + " from now"
-			}
-			return told, roundUp(d), true
+	d, kind := ratelimit.Refusal(se.StatusCode, se.Header, se.Body, now)
+	switch kind {
+	case ratelimit.ByRetryAfter:
+		if isDigits(strings.Trim(se.Header["Retry-After"][0], " \t")) {
+			told = "; Retry-After: " + strconv.FormatInt(int64(d/time.Second), 10)
+		} else {
+			told = "; Retry-After: an HTTP-date " + shortDuration(d) + " from now"
 		}
-	}
-	if se.StatusCode == http.StatusServiceUnavailable {
-		return "", 0, false
-	}
-	if d, ok := ratelimit.Reset(h, now); ok {
+		return told, roundUp(d), true
+	case ratelimit.ByReset:
 		return "; rate limit spent, reset in " + shortDuration(d), roundUp(d), true
-	}
-	switch {
-	case se.StatusCode == http.StatusTooManyRequests:
+	case ratelimit.NoTime:
 		return "; no Retry-After", backoffAdvice, true
-	case ratelimit.SaysRateLimit(se.Body):
+	case ratelimit.InBody:
 		return "; the body says \"rate limit\"", backoffAdvice, true
 	}
 	return "", 0, false
