@@ -64,9 +64,14 @@ const maxRetries = 10
 //
 // The waits are the iteration's own; to share them between iterations
 // against one API, use a [RateLimiter]. Of WaitRateLimits and
-// [RateLimiter.PageOption], the last one given wins.
+// [RateLimiter.PageOption], the last one given wins, unless it does
+// nothing (a maxWait of 0 or less).
 func WaitRateLimits(maxWait time.Duration) PageOption {
-	return func(c *pageConfig) { c.maxWait, c.limit = maxWait, nil }
+	return func(c *pageConfig) {
+		if maxWait > 0 {
+			c.maxWait, c.limit = maxWait, nil
+		}
+	}
 }
 
 // backoff is the first wait for a rate-limit refusal that does not say how
@@ -309,13 +314,12 @@ func NewRateLimiter(maxWait time.Duration) *RateLimiter {
 // PageOption returns the option that makes an iteration of [Pages] or
 // [Items] wait out rate limits with l, as [WaitRateLimits] does, sharing
 // what it learns with every other iteration given l's option. Of this option
-// and WaitRateLimits, the last one given wins. A nil l gives an option that
-// does nothing.
+// and WaitRateLimits, the last one given wins. A nil l, or one whose
+// maxWait is 0 or less, gives an option that does nothing.
 func (l *RateLimiter) PageOption() PageOption {
 	return func(c *pageConfig) {
-		if l == nil {
-			return
+		if l != nil && l.maxWait > 0 {
+			c.maxWait, c.limit = l.maxWait, &l.limit
 		}
-		c.maxWait, c.limit = l.maxWait, &l.limit
 	}
 }

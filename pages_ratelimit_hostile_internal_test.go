@@ -245,3 +245,25 @@ func TestStatusErrorTrickle(t *testing.T) {
 		t.Errorf("ended %v after the start; the context was done at 200ms", d)
 	}
 }
+
+// TestWaitRateLimitsZeroDoesNothing: WaitRateLimits with a maxWait of 0 or
+// less, and the option of a RateLimiter made so, do nothing: they leave the
+// waiting that an earlier option set up in place.
+func TestWaitRateLimitsZeroDoesNothing(t *testing.T) {
+	shared := NewRateLimiter(time.Hour)
+	for name, opts := range map[string][]PageOption{
+		"WaitRateLimits(0) after WaitRateLimits":                {WaitRateLimits(time.Hour), WaitRateLimits(0)},
+		"WaitRateLimits(-1) after a RateLimiter":                {shared.PageOption(), WaitRateLimits(-1)},
+		"NewRateLimiter(0).PageOption() after WaitRateLimits":   {WaitRateLimits(time.Hour), NewRateLimiter(0).PageOption()},
+		"a nil RateLimiter's PageOption() after WaitRateLimits": {WaitRateLimits(time.Hour), (*RateLimiter)(nil).PageOption()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			api := &scriptedAPI{refusals: []answer{{429, http.Header{"Retry-After": {"5"}}, ""}}}
+			clock := newFakeClock()
+			_, statuses, err := scriptedPages(t, api, append(opts, clock.option())...)
+			if err != nil || !slices.Equal(statuses, []int{200, 200, 200}) || !slices.Equal(clock.sleeps(), []time.Duration{5 * time.Second}) {
+				t.Errorf("yielded %v, error %v, slept %v; want the 429 waited out, 5s", statuses, err, clock.sleeps())
+			}
+		})
+	}
+}
