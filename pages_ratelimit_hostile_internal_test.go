@@ -238,8 +238,8 @@ func TestStatusErrorTrickle(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	err, _, d = run(ctx)
-	if !errors.As(err, &se) { // the 403 came before the context was done
-		t.Errorf("error %v; want the 403's *StatusError", err)
+	if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) { // the 403 came before the context was done
+		t.Errorf("error %v; want the 403's *StatusError and the context's error", err)
 	}
 	if d > 900*time.Millisecond { // the cancel, not the second of the read ahead
 		t.Errorf("ended %v after the start; the context was done at 200ms", d)
@@ -265,5 +265,25 @@ func TestWaitRateLimitsZeroDoesNothing(t *testing.T) {
 				t.Errorf("yielded %v, error %v, slept %v; want the 429 waited out, 5s", statuses, err, clock.sleeps())
 			}
 		})
+	}
+}
+
+// TestStatusErrorReadCutByContext: when the context is done while Pages
+// reads the start of a refused page's body, the error yielded with it
+// matches the context's error too, not only the *StatusError.
+func TestStatusErrorReadCutByContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		body := &failingBody{r: strings.NewReader("the rate"), err: context.Canceled}
+		cancel() // while the body is under way
+		return &http.Response{StatusCode: 403, Status: "403 Forbidden", Header: http.Header{}, Body: body, Request: r}, nil
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://api.test/", nil)
+	for _, err := range Pages(ctx, client, req, WaitRateLimits(time.Hour)) {
+		var se *StatusError
+		if !errors.As(err, &se) || !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v; want the *StatusError and context.Canceled", err)
+		}
 	}
 }
