@@ -9,6 +9,7 @@
 package ratelimit
 
 import (
+	"io"
 	"net/http"
 	"time"
 
@@ -188,4 +189,21 @@ func trimOWS(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// BodyBytes is how much of the body of a refused response is read: enough
+// for the JSON message of an API (GitHub's {"message": ...}) and for a 403
+// of GitHub's secondary rate limits to say "rate limit", and what a
+// *weblink.StatusError carries.
+const BodyBytes = 2 << 10
+
+// ReadBody reads the first BodyBytes of r and returns them, nil when there
+// are none. An error ends the read with what came before it.
+func ReadBody(r io.Reader) []byte {
+	b := make([]byte, BodyBytes)
+	n, _ := io.ReadFull(r, b)
+	if n == 0 {
+		return nil
+	}
+	return b[:n:n]
 }
