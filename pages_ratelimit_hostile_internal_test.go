@@ -215,7 +215,7 @@ func TestStatusErrorTrickle(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	run := func(ctx context.Context) (err error, body string, d time.Duration) {
+	run := func(ctx context.Context) (body string, d time.Duration, err error) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
 		start := time.Now()
 		for resp, e := range Pages(ctx, nil, req, WaitRateLimits(time.Hour)) {
@@ -225,9 +225,9 @@ func TestStatusErrorTrickle(t *testing.T) {
 				body = string(b)
 			}
 		}
-		return err, body, time.Since(start)
+		return body, time.Since(start), err
 	}
-	err, body, d := run(context.Background())
+	body, d, err := run(context.Background())
 	var se *StatusError
 	if !errors.As(err, &se) || errors.Is(err, ErrRateLimited) || !strings.HasPrefix("the rate limit", body) || body == "" {
 		t.Errorf("error %v, body %q; want the *StatusError of the 403, its first bytes", err, body)
@@ -237,7 +237,7 @@ func TestStatusErrorTrickle(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	err, _, d = run(ctx)
+	_, d, err = run(ctx)
 	if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) { // the 403 came before the context was done
 		t.Errorf("error %v; want the 403's *StatusError and the context's error", err)
 	}
