@@ -65,7 +65,8 @@ var (
 // and the first 2 KiB of its body, read before the response is yielded and
 // put back in front of the rest, so that resp.Body still reads from its
 // first byte. Both are as the peer sent them: [StatusError.Error] shows
-// neither.
+// neither. When ctx or req.Context() is done during that read, the error
+// yielded wraps the StatusError and the context's error.
 type StatusError struct {
 	StatusCode int         // e.g. 500
 	Status     string      // e.g. "500 Internal Server Error"
@@ -431,6 +432,9 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			URL:        redacted(resp.Request.URL),
 			Header:     resp.Header,
 			Body:       bytes.Clone(body), // the caller's to keep: body still feeds resp.Body
+		}
+		if cerr := p.ctxErr(); cerr != nil { // it cut the read ahead short
+			return resp, fmt.Errorf("%w; reading its body: %w", serr, cerr)
 		}
 		wait, err := p.retryWait(resp, body, try, &backoffs, serr)
 		if wait < 0 || err != nil {

@@ -64,9 +64,14 @@ const maxRetries = 10
 //
 // The waits are the iteration's own; to share them between iterations
 // against one API, use a [RateLimiter]. Of WaitRateLimits and
-// [RateLimiter.PageOption], the last one given wins.
+// [RateLimiter.PageOption], the last one given wins, unless it does
+// nothing (a maxWait of 0 or less).
 func WaitRateLimits(maxWait time.Duration) PageOption {
-	return func(c *pageConfig) { c.maxWait, c.limit = maxWait, nil }
+	return func(c *pageConfig) {
+		if maxWait > 0 {
+			c.maxWait, c.limit = maxWait, nil
+		}
+	}
 }
 
 // backoff is the first wait for a rate-limit refusal that does not say how
@@ -286,26 +291,14 @@ const (
 // (see WaitRateLimits); body is the start of resp's body, where a 403 of
 // GitHub's secondary rate limits says "rate limit".
 func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration, refusal) {
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusForbidden:
-	default:
+	d, kind := ratelimit.Refusal(resp.StatusCode, resp.Header, body, now)
+	switch kind {
+	case ratelimit.None:
 		return 0, notLimited
-	}
-	if v := resp.Header["Retry-After"]; len(v) > 0 {
-		if d, ok := ratelimit.RetryAfter(v[0], now); ok {
-			return d, told
-		}
-	}
-	if resp.StatusCode == http.StatusServiceUnavailable {
-		return 0, notLimited
-	}
-	if d, ok := ratelimit.Reset(resp.Header, now); ok {
-		return d, told
-	}
-	if resp.StatusCode == http.StatusTooManyRequests || ratelimit.SaysRateLimit(body) {
+	case ratelimit.NoTime, ratelimit.InBody:
 		return 0, untold
 	}
-	return 0, notLimited
+	return d, told
 }
 
 // RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]
@@ -339,13 +332,12 @@ func NewRateLimiter(maxWait time.Duration) *RateLimiter {
 // PageOption returns the option that makes an iteration of [Pages] or
 // [Items] wait out rate limits with l, as [WaitRateLimits] does, sharing
 // what it learns with every other iteration given l's option. Of this option
-// and WaitRateLimits, the last one given wins. A nil l gives an option that
-// does nothing.
+// and WaitRateLimits, the last one given wins. A nil l, or one whose
+// maxWait is 0 or less, gives an option that does nothing.
 func (l *RateLimiter) PageOption() PageOption {
 	return func(c *pageConfig) {
-		if l == nil {
-			return
+		if l != nil && l.maxWait > 0 {
+			c.maxWait, c.limit = l.maxWait, &l.limit
 		}
-		c.maxWait, c.limit = l.maxWait, &l.limit
 	}
 }

@@ -215,7 +215,7 @@ func TestStatusErrorTrickle(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	run := func(ctx context.Context) (err error, body string, d time.Duration) {
+	run := func(ctx context.Context) (body string, d time.Duration, err error) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
 		start := time.Now()
 		for resp, e := range Pages(ctx, nil, req, WaitRateLimits(time.Hour)) {
@@ -225,9 +225,9 @@ func TestStatusErrorTrickle(t *testing.T) {
 				body = string(b)
 			}
 		}
-		return err, body, time.Since(start)
+		return body, time.Since(start), err
 	}
-	err, body, d := run(context.Background())
+	body, d, err := run(context.Background())
 	var se *StatusError
 	if !errors.As(err, &se) || errors.Is(err, ErrRateLimited) || !strings.HasPrefix("the rate limit", body) || body == "" {
 		t.Errorf("error %v, body %q; want the *StatusError of the 403, its first bytes", err, body)
@@ -237,11 +237,53 @@ func TestStatusErrorTrickle(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	err, _, d = run(ctx)
-	if !errors.As(err, &se) { // the 403 came before the context was done
-		t.Errorf("error %v; want the 403's *StatusError", err)
+	_, d, err = run(ctx)
+	if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) { // the 403 came before the context was done
+		t.Errorf("error %v; want the 403's *StatusError and the context's error", err)
 	}
 	if d > 900*time.Millisecond { // the cancel, not the second of the read ahead
 		t.Errorf("ended %v after the start; the context was done at 200ms", d)
+	}
+}
+
+// TestWaitRateLimitsZeroDoesNothing: WaitRateLimits with a maxWait of 0 or
+// less, and the option of a RateLimiter made so, do nothing: they leave the
+// waiting that an earlier option set up in place.
+func TestWaitRateLimitsZeroDoesNothing(t *testing.T) {
+	shared := NewRateLimiter(time.Hour)
+	for name, opts := range map[string][]PageOption{
+		"WaitRateLimits(0) after WaitRateLimits":                {WaitRateLimits(time.Hour), WaitRateLimits(0)},
+		"WaitRateLimits(-1) after a RateLimiter":                {shared.PageOption(), WaitRateLimits(-1)},
+		"NewRateLimiter(0).PageOption() after WaitRateLimits":   {WaitRateLimits(time.Hour), NewRateLimiter(0).PageOption()},
+		"a nil RateLimiter's PageOption() after WaitRateLimits": {WaitRateLimits(time.Hour), (*RateLimiter)(nil).PageOption()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			api := &scriptedAPI{refusals: []answer{{429, http.Header{"Retry-After": {"5"}}, ""}}}
+			clock := newFakeClock()
+			_, statuses, err := scriptedPages(t, api, append(opts, clock.option())...)
+			if err != nil || !slices.Equal(statuses, []int{200, 200, 200}) || !slices.Equal(clock.sleeps(), []time.Duration{5 * time.Second}) {
+				t.Errorf("yielded %v, error %v, slept %v; want the 429 waited out, 5s", statuses, err, clock.sleeps())
+			}
+		})
+	}
+}
+
+// TestStatusErrorReadCutByContext: when the context is done while Pages
+// reads the start of a refused page's body, the error yielded with it
+// matches the context's error too, not only the *StatusError.
+func TestStatusErrorReadCutByContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		body := &failingBody{r: strings.NewReader("the rate"), err: context.Canceled}
+		cancel() // while the body is under way
+		return &http.Response{StatusCode: 403, Status: "403 Forbidden", Header: http.Header{}, Body: body, Request: r}, nil
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://api.test/", nil)
+	for _, err := range Pages(ctx, client, req, WaitRateLimits(time.Hour)) {
+		var se *StatusError
+		if !errors.As(err, &se) || !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v; want the *StatusError and context.Canceled", err)
+		}
 	}
 }

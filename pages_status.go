@@ -5,13 +5,13 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
 // statusBodyBytes is how much of the body of a response that is not 2xx
-// Pages reads before it yields the response: enough for the JSON message
-// of an API (GitHub's {"message": ...}) and for a 403 of GitHub's secondary
-// rate limits to say "rate limit" (rule 40).
-const statusBodyBytes = 2 << 10
+// Pages reads before it yields the response (rule 40).
+const statusBodyBytes = ratelimit.BodyBytes
 
 // readAhead reads the first statusBodyBytes of resp's body and returns them;
 // resp.Body still reads from the first byte: what was read, then the rest
@@ -23,16 +23,11 @@ func (p *pager) readAhead(resp *http.Response) []byte {
 	if resp.Body == nil || resp.Body == http.NoBody {
 		return nil
 	}
-	buf := make([]byte, statusBodyBytes)
 	timer := time.AfterFunc(drainTime, p.cancelReq)
-	n, _ := io.ReadFull(resp.Body, buf) // an error is read again after the prefix
+	buf := ratelimit.ReadBody(resp.Body) // an error is read again after the prefix
 	if !timer.Stop() {
 		p.renewRequestContext()
 	}
-	if n == 0 {
-		buf = nil
-	}
-	buf = buf[:n:n]
 	resp.Body = readAheadBody{io.MultiReader(bytes.NewReader(buf), resp.Body), resp.Body}
 	return buf
 }

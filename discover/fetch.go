@@ -17,6 +17,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/internal/weborigin"
 )
 
@@ -288,21 +289,12 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 	}
 }
 
-// statusBodyBytes is how much of a refused response's body a StatusError
-// carries, as weblink.Pages reads it.
-const statusBodyBytes = 2 << 10
-
 // statusError is the *weblink.StatusError of resp, a response to u whose
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.
 func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
-	body := make([]byte, statusBodyBytes)
-	n, _ := io.ReadFull(resp.Body, body)
-	if body = body[:n:n]; n == 0 {
-		body = nil
-	}
 	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
-		Header: resp.Header, Body: body}
+		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 }
 
 // targets yields the absolute targets of the links found so far that

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,13 +23,44 @@ func (c *command) toldWait(se *weblink.StatusError, limited bool) string {
 	if !ok {
 		return ""
 	}
+	return told + c.waitAdvice(wait, limited)
+}
+
+// tooLong is the longest wait the messages suggest -wait for: a server
+// asking for more is not one to wait out in a run of the command.
+const tooLong = 24 * time.Hour
+
+// waitAdvice is the end of the message of a rate limit that asks to wait
+// for wait: which -wait waits it out. limited is whether -wait gave up
+// (weblink.ErrRateLimited): when wait fits in -wait, the page was refused
+// again after the retries -wait allows (too many retries, or waits that
+// added up to more than -wait; the error does not say which).
+func (c *command) waitAdvice(wait time.Duration, limited bool) string {
 	switch {
+	case wait > tooLong:
+		return " — more than a day: try again later"
 	case limited && c.opts.wait >= wait:
-		return told + " — refused again within -wait " + shortDuration(c.opts.wait) + " (a page is retried at most 10 times)"
+		return " — still refused after retrying within -wait " + shortDuration(c.opts.wait) + ": try again later, or with a longer -wait"
 	case limited:
-		return told + " — more than -wait " + shortDuration(c.opts.wait) + " allows; use -wait " + shortDuration(wait) + " to wait it out"
+		return " — more than -wait " + shortDuration(c.opts.wait) + " allows; use -wait " + shortDuration(wait) + " to wait it out"
 	}
-	return told + " — use -wait " + shortDuration(wait) + " to wait it out"
+	return " — use -wait " + shortDuration(wait) + " to wait it out"
+}
+
+// limitedBefore is the message for err, a weblink.ErrRateLimited that came
+// without a refused page: last, the last page shown, said that its rate
+// limit is spent until a reset beyond -wait, and the next page was not
+// requested. ok is false when last says no such thing.
+func (c *command) limitedBefore(last *http.Response) (msg string, ok bool) {
+	if last == nil {
+		return "", false
+	}
+	d, ok := ratelimit.Reset(last.Header, time.Now())
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("stopped after %d %s: %s says its rate limit is spent, reset in %s%s",
+		c.pages, plural(c.pages, "page"), showURL(last.Request.URL), shortDuration(d), c.waitAdvice(roundUp(d), true)), true
 }
 
 // backoffAdvice is the -wait suggested for a refusal that gives no time: a
@@ -39,32 +71,20 @@ const backoffAdvice = 10 * time.Minute
 // asks for (at least a minute, rounded up to whole minutes) and whether it
 // is a refusal that -wait waits out at all.
 func describeRefusal(se *weblink.StatusError, now time.Time) (told string, wait time.Duration, ok bool) {
-	h := se.Header
-	switch se.StatusCode {
-	case http.StatusTooManyRequests, http.StatusForbidden, http.StatusServiceUnavailable:
-	default:
-		return "", 0, false
-	}
-	if v := h["Retry-After"]; len(v) > 0 {
-		if d, ok := ratelimit.RetryAfter(v[0], now); ok {
-			if isDigits(strings.Trim(v[0], " \t")) {
-				told = "; Retry-After: " + strconv.FormatInt(int64(d/time.Second), 10)
-			} else {
-				told = "; Retry-After: an HTTP-date " + shortDuration(d) + " from now"
-			}
-			return told, roundUp(d), true
+	d, kind := ratelimit.Refusal(se.StatusCode, se.Header, se.Body, now)
+	switch kind {
+	case ratelimit.ByRetryAfter:
+		if isDigits(strings.Trim(se.Header["Retry-After"][0], " \t")) {
+			told = "; Retry-After: " + strconv.FormatInt(int64(d/time.Second), 10)
+		} else {
+			told = "; Retry-After: an HTTP-date " + shortDuration(d) + " from now"
 		}
-	}
-	if se.StatusCode == http.StatusServiceUnavailable {
-		return "", 0, false
-	}
-	if d, ok := ratelimit.Reset(h, now); ok {
+		return told, roundUp(d), true
+	case ratelimit.ByReset:
 		return "; rate limit spent, reset in " + shortDuration(d), roundUp(d), true
-	}
-	switch {
-	case se.StatusCode == http.StatusTooManyRequests:
+	case ratelimit.NoTime:
 		return "; no Retry-After", backoffAdvice, true
-	case ratelimit.SaysRateLimit(se.Body):
+	case ratelimit.InBody:
 		return "; the body says \"rate limit\"", backoffAdvice, true
 	}
 	return "", 0, false

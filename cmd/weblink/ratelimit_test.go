@@ -79,9 +79,13 @@ func TestWaitMessage(t *testing.T) {
 		{"a hostile Retry-After", 429, map[string]string{"Retry-After": "1e300\u202e"}, "\x1b[31m", nil,
 			"answered 429 Too Many Requests; no Retry-After — use -wait 10m to wait it out\n"},
 		{"a huge Retry-After", 429, map[string]string{"Retry-After": strings.Repeat("9", 300)}, "", nil,
-			"answered 429 Too Many Requests; Retry-After: 9000000000 — use -wait 2500000h to wait it out\n"},
+			"answered 429 Too Many Requests; Retry-After: 9000000000 — more than a day: try again later\n"},
+		{"a Retry-After of two days", 429, map[string]string{"Retry-After": "172800"}, "", []string{"-wait", "1m"},
+			"answered 429 Too Many Requests; Retry-After: 172800 — more than a day: try again later\n"},
 		{"Retry-After 0 forever", 429, map[string]string{"Retry-After": "0"}, "", []string{"-wait", "1m"},
-			"answered 429 Too Many Requests; Retry-After: 0 — refused again within -wait 1m (a page is retried at most 10 times)\n"},
+			"answered 429 Too Many Requests; Retry-After: 0 — still refused after retrying within -wait 1m: try again later, or with a longer -wait\n"},
+		{"a 403 rate limit with escapes", 403, nil, "\x1b[2Jrate limit\x1b]0;owned\x07", nil,
+			"answered 403 Forbidden; the body says \"rate limit\" — use -wait 10m to wait it out\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(&limitedAPI{status: tc.status, h: tc.h, body: tc.body, refuse: 1 << 20, noHead: tc.body != ""})
@@ -133,5 +137,25 @@ func TestWaitUsage(t *testing.T) {
 		if r.code != exitProblem {
 			t.Errorf("%v: exit status %d, want %d", tc.args, r.code, exitProblem)
 		}
+	}
+}
+
+// TestWaitMessageBeforeNextPage: a page that says its rate limit is spent
+// until a reset beyond -wait stops -all before the next page, with a
+// message in the command's terms that says when the reset is and which
+// -wait waits for it.
+func TestWaitMessageBeforeNextPage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "" {
+			w.Header().Set("Link", `<?page=2>; rel="next"`)
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", "3600")
+		}
+	}))
+	defer srv.Close()
+	r := runCmd(t, "", "-url", srv.URL+"/items", "-all", "-wait", "1m")
+	msg := "stopped after 1 page: " + srv.URL + "/items says its rate limit is spent, reset in 1h — more than -wait 1m allows; use -wait 1h to wait it out\n"
+	if r.code != exitNone || !strings.HasSuffix(r.stderr, msg) {
+		t.Errorf("exit status %d, stderr %q; want %d and a message ending %q", r.code, r.stderr, exitNone, msg)
 	}
 }

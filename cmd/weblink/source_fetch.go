@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"net"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
 // fetchSource requests -url and shows the links of the response, or with -all of
@@ -106,22 +106,10 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
 			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL),
-				Header: resp.Header, Body: statusBody(resp)}
+				Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 		}
 		yield(resp, err)
 	}
-}
-
-// statusBody reads the first 2 KiB of the body of resp, a response whose
-// status is not 2xx, for its *weblink.StatusError, as weblink.Pages does;
-// the command shows the head only.
-func statusBody(resp *http.Response) []byte {
-	b := make([]byte, 2<<10)
-	n, _ := io.ReadFull(resp.Body, b)
-	if n == 0 {
-		return nil
-	}
-	return b[:n:n]
 }
 
 // responseBase returns what the links of resp resolve against: -base, or
@@ -253,6 +241,10 @@ func (c *command) fetchError(err error) error {
 	var ue *url.Error
 	var ne net.Error
 	switch {
+	case errors.Is(err, weblink.ErrRateLimited):
+		if msg, ok := c.limitedBefore(c.last); ok {
+			return errors.New(msg)
+		}
 	case errors.Is(err, weblink.ErrMaxPages):
 		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
 			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)

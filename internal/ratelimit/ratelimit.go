@@ -9,9 +9,56 @@
 package ratelimit
 
 import (
+	"io"
 	"net/http"
 	"time"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
+
+// Kind is what kind of rate-limit refusal a response is.
+type Kind int
+
+const (
+	None         Kind = iota // not a refusal that WaitRateLimits waits out
+	ByRetryAfter             // Retry-After says how long to wait
+	ByReset                  // a remaining count of 0 and its reset say how long
+	NoTime                   // a 429 that says neither: backed off
+	InBody                   // a 403 whose body says "rate limit": backed off
+)
+
+// Refusal returns how long a response with status, header h and body
+// (its first bytes) asks to wait before the request is sent again, and
+// what kind of refusal it is: a 429, 503 or 403 with a usable Retry-After
+// (ByRetryAfter); a 403 or 429 whose remaining count is 0 with a usable
+// reset (ByReset, read by Reset); else a 429 (NoTime) or a 403 whose body
+// says "rate limit" (InBody), which say no time; anything else, a 503
+// without Retry-After among them, is None.
+func Refusal(status int, h http.Header, body []byte, now time.Time) (time.Duration, Kind) {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusForbidden:
+	default:
+		return 0, None
+	}
+	if v := h["Retry-After"]; len(v) > 0 {
+		if d, ok := RetryAfter(v[0], now); ok {
+			return d, ByRetryAfter
+		}
+	}
+	if status == http.StatusServiceUnavailable {
+		return 0, None
+	}
+	if d, ok := Reset(h, now); ok {
+		return d, ByReset
+	}
+	switch {
+	case status == http.StatusTooManyRequests:
+		return 0, NoTime
+	case SaysRateLimit(body):
+		return 0, InBody
+	}
+	return 0, None
+}
 
 // The rate-limit fields, in canonical form so that looking them up
 // allocates nothing: GitHub's, then GitLab's and the IETF drafts'.
@@ -59,9 +106,10 @@ func isZero(s string) bool {
 // no maxWait allows.
 const MaxSeconds = 9e9
 
-// retryAfter returns the delay of a Retry-After field value (RFC 9110
-// §10.2.3): Retry-After = HTTP-date / delay-seconds, delay-seconds =
-// 1*DIGIT. An HTTP-date in the past means now.
+// RetryAfter returns the delay of a Retry-After field value (RFC 9110
+// §10.2.3), and whether it is one: Retry-After = HTTP-date /
+// delay-seconds, delay-seconds = 1*DIGIT. An HTTP-date in the past means
+// now.
 func RetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = trimOWS(v)
 	if sec, rest, ok := digits(v); ok && rest == "" {
@@ -74,7 +122,7 @@ func RetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return max(t.Sub(now), 0), true
 }
 
-// resetTime returns the time until the reset that a X-RateLimit-Reset or
+// ResetTime returns the time until the reset that a X-RateLimit-Reset or
 // RateLimit-Reset value gives: 1*DIGIT [ "." 1*DIGIT ], a Unix time when it
 // is 1e9 or more, else seconds from now. A time in the past means now.
 func ResetTime(v string, now time.Time) (time.Duration, bool) {
@@ -122,7 +170,7 @@ func SaysRateLimit(b []byte) bool {
 	const phrase = "rate limit"
 	for i := 0; i+len(phrase) <= len(b); i++ {
 		j := 0
-		for j < len(phrase) && toLower(b[i+j]) == phrase[j] {
+		for j < len(phrase) && ascii.ToLower(b[i+j]) == phrase[j] {
 			j++
 		}
 		if j == len(phrase) {
@@ -143,10 +191,19 @@ func trimOWS(s string) string {
 	return s
 }
 
-// toLower is c in lower case when it is an ASCII letter.
-func toLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
+// BodyBytes is how much of the body of a refused response is read: enough
+// for the JSON message of an API (GitHub's {"message": ...}) and for a 403
+// of GitHub's secondary rate limits to say "rate limit", and what a
+// *weblink.StatusError carries.
+const BodyBytes = 2 << 10
+
+// ReadBody reads the first BodyBytes of r and returns them, nil when there
+// are none. An error ends the read with what came before it.
+func ReadBody(r io.Reader) []byte {
+	b := make([]byte, BodyBytes)
+	n, _ := io.ReadFull(r, b)
+	if n == 0 {
+		return nil
 	}
-	return c
+	return b[:n:n]
 }

@@ -48,3 +48,37 @@ func TestReset(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusal(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	retry := http.Header{"Retry-After": {"30"}}
+	spent := http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"7"}}
+	both := http.Header{"Retry-After": {"30"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}
+	bad := http.Header{"Retry-After": {"soon"}}
+	for _, tc := range []struct {
+		status int
+		h      http.Header
+		body   string
+		wait   time.Duration
+		kind   Kind
+	}{
+		{429, retry, "", 30 * time.Second, ByRetryAfter},
+		{503, retry, "", 30 * time.Second, ByRetryAfter},
+		{403, retry, "", 30 * time.Second, ByRetryAfter},
+		{500, retry, "rate limit", 0, None},
+		{429, both, "", 30 * time.Second, ByRetryAfter},
+		{403, spent, "", 7 * time.Second, ByReset},
+		{503, spent, "rate limit", 0, None},
+		{429, bad, "", 0, NoTime},
+		{429, http.Header{}, "", 0, NoTime},
+		{403, http.Header{"X-Ratelimit-Remaining": {"12"}}, "a Secondary Rate Limit", 0, InBody},
+		{403, http.Header{}, "forbidden", 0, None},
+		{403, nil, "", 0, None},
+		{503, bad, "rate limit", 0, None},
+	} {
+		wait, kind := Refusal(tc.status, tc.h, []byte(tc.body), now)
+		if wait != tc.wait || kind != tc.kind {
+			t.Errorf("Refusal(%d, %v, %q) = %v, %d; want %v, %d", tc.status, tc.h, tc.body, wait, kind, tc.wait, tc.kind)
+		}
+	}
+}
