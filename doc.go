@@ -197,4 +197,18 @@
 //     (rule 17 converts IRIs); Param names are tokens without a trailing
 //     "*" and not the link's own names; no value holds control characters
 //     or invalid UTF-8, and rel, rev, hreflang, media and type are ASCII.
+//
+// # Origins, credentials and fan-out
+//
+//  30. Two URLs are one origin (RFC 6454 §4) when their schemes and ports
+//     (an absent port being the scheme's default) are equal and net/http
+//     would send both requests to the same host: a host of plain ASCII is
+//     compared ASCII case-insensitively; a host with any byte outside ASCII
+//     is compared byte for byte and is never the origin of an ASCII host.
+//     net/http dials such a host by its IDNA mapping (UTS #46), which
+//     strings.ToLower does not follow: http://api.gİthub.test (U+0130) goes
+//     to api.xn--github-qyd.test, not api.github.test, so it gets none of
+//     the credentials of api.github.test, and an error shows its host as
+//     net/url writes it, api.g%C4%B0thub.test. [Pages], package discover
+//     and the weblink command use this rule.
 package weblink

@@ -171,7 +171,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // Pages starts no goroutine of its own, and none outlives an iteration
 // (net/http runs its transport's as usual).
 //
-// The origin of a URL is its scheme, host (compared case-insensitively) and
+// The origin of a URL is its scheme, host (compared as rule 30 says) and
 // port, where an absent port is the scheme's default: https://a and
 // https://a:443 are the same origin. Pages follows next links on the origin
 // of the first page's final URL, after redirects, so that an http to https
