@@ -211,4 +211,14 @@
 //     the credentials of api.github.test, and an error shows its host as
 //     net/url writes it, api.g%C4%B0thub.test. [Pages], package discover
 //     and the weblink command use this rule.
+//  31. A request that goes to an origin its caller did not address (a
+//     redirect, or a next link with [AllowCrossOrigin]) keeps, of the
+//     header fields the caller set, only Accept, Accept-Encoding,
+//     Accept-Language, Cache-Control, Pragma and User-Agent, under any
+//     spelling of their names. Any other field may carry a credential:
+//     Authorization, Cookie and Proxy-Authorization, which net/http knows,
+//     but also PRIVATE-TOKEN (GitLab), X-Api-Key, Api-Key, X-Auth-Token and
+//     every API's own name, which no list can hold. "Its caller addressed"
+//     means req's origin and its https upgrade (the same host, from http on
+//     port 80 to https on port 443); never the other way.
 package weblink

@@ -179,8 +179,10 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
 // [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
-// Authorization, Cookie and Proxy-Authorization headers of req (under any
-// spelling of their names) are sent only to req's origin and to its https upgrade (the same host, http to https,
+// header fields of req that may carry credentials (every field but Accept,
+// Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent,
+// under any spelling of their names: rule 31; Authorization, Cookie,
+// PRIVATE-TOKEN, X-Api-Key and the like) are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
@@ -238,16 +240,9 @@ func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	return &c
 }
 
-// deleteCredentials removes the headers that carry credentials, under any
-// spelling of their names: a key set directly in the map, such as
-// h["authorization"], is sent as it is.
-func deleteCredentials(h http.Header) {
-	for name := range h {
-		if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
-			delete(h, name)
-		}
-	}
-}
+// deleteCredentials removes the header fields that may carry credentials:
+// every field but the few of rule 31, under any spelling of their names.
+func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {

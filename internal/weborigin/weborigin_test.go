@@ -1,7 +1,9 @@
 package weborigin
 
 import (
+	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 )
 
@@ -57,5 +59,29 @@ func TestAdmits(t *testing.T) {
 		if got := Of(home).Admits(Of(to)); got != tc.want {
 			t.Errorf("Of(%s).Admits(Of(%s)) = %v, want %v", tc.home, tc.to, got, tc.want)
 		}
+	}
+}
+
+func TestWithhold(t *testing.T) {
+	h := http.Header{
+		"Authorization":   {"Bearer t"},
+		"PRIVATE-TOKEN":   {"glpat"},
+		"x-api-key":       {"k"},
+		"Cookie":          {"s=1"},
+		"X-Trace":         {"abc"},
+		"Accept":          {"application/json"},
+		"accept-language": {"de"},
+		"User-Agent":      {"ua"},
+		"Cache-Control":   {"no-cache"},
+	}
+	Withhold(h)
+	var got []string
+	for name := range h {
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	want := []string{"Accept", "Cache-Control", "User-Agent", "accept-language"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Withhold kept %q, want %q", got, want)
 	}
 }
