@@ -218,26 +218,11 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 }
 
 // guardRedirects returns a copy of client whose redirects never carry the
-// credentials of req anywhere but to req's origin and its https upgrade:
-// net/http keeps them for any port and scheme of the same host name, and for
-// its subdomains, which is not the origin (see Pages). The client's own
-// CheckRedirect, or net/http's limit of 10 redirects, still applies.
+// credentials of req anywhere but to req's origin and its https upgrade
+// (see Pages and rule 31). The client's own CheckRedirect, or net/http's
+// limit of 10 redirects, still applies.
 func (p *pager) guardRedirects(client *http.Client) *http.Client {
-	c := *client
-	check := client.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !p.credentialsTo(originOf(req.URL)) {
-			deleteCredentials(req.Header)
-		}
-		if check != nil {
-			return check(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &c
+	return weborigin.GuardRedirects(client, p.credentialsTo)
 }
 
 // deleteCredentials removes the header fields that may carry credentials:

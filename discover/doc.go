@@ -112,6 +112,19 @@
 // most 16 in detail per document), so a caller may use the links and log
 // the error.
 //
+// # Credentials and fan-out
+//
+// These rules are numbered from 30, as weblink's own rules on origins and
+// credentials (weblink's rules 30 and 31, which they follow).
+//
+//  30. A redirect keeps the header fields of req only to req's origin and
+//     its https upgrade (weblink's rule 30 says when two hosts are one);
+//     a redirect to any other origin keeps only Accept, Accept-Encoding,
+//     Accept-Language, Cache-Control, Pragma and User-Agent (weblink's rule
+//     31). net/http alone compares host names, so a redirect from
+//     127.0.0.1:8080 to 127.0.0.1:9090 would carry Authorization and
+//     Cookie. The client's CheckRedirect still decides whether to follow.
+//
 // # Hostile input
 //
 // Documents are read in one pass with the x/net/html tokenizer and

@@ -107,7 +107,9 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 //
 // req must be a GET (or HEAD, whose response has no body to read) with a
 // URL. The request sent is a clone of req with ctx; it is cancelled when
-// ctx or req.Context() is done.
+// ctx or req.Context() is done. A redirect to an origin other than req's
+// (or its https upgrade) keeps only the header fields that carry no
+// credentials (rule 30), under client.CheckRedirect as usual.
 func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...Option) (weblink.Links, error) {
 	cfg := configure(opts)
 	if cfg.maxBytes <= 0 {
@@ -126,7 +128,8 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 	}
 	ctx, stop := mergeContexts(ctx, req.Context())
 	defer stop()
-	f := fetcher{cfg: cfg, client: client, sources: linksource.From(ctx)}
+	home := originOf(req.URL)
+	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx)}
 	if f.sources != nil {
 		*f.sources = (*f.sources)[:0]
 	}

@@ -1,6 +1,7 @@
 package weborigin
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/weblinking/weblink/internal/ascii"
@@ -36,4 +37,28 @@ func isShared(name string) bool {
 		}
 	}
 	return false
+}
+
+// GuardRedirects returns a copy of client whose redirects keep the fields
+// of the request only where admits says they may go, and [Withhold] them
+// elsewhere: net/http keeps Authorization and Cookie for any port and
+// scheme of the same host name, and for its subdomains, and every other
+// field everywhere. The client's own CheckRedirect, or net/http's limit of
+// 10 redirects, still applies, after the fields are withheld.
+func GuardRedirects(client *http.Client, admits func(Origin) bool) *http.Client {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !admits(Of(req.URL)) {
+			Withhold(req.Header)
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }
