@@ -79,9 +79,9 @@
 //     application/xhtml+xml are HTML; application/atom+xml and
 //     application/rss+xml are feeds, and so are text/xml and
 //     application/xml when their root element is feed or rss (WebSub's test
-//     suite serves feeds as text/xml); application/linkset,
-//     application/linkset+json and application/json are linksets. Any other
-//     body is not read.
+//     suite serves feeds as text/xml); application/linkset and
+//     application/linkset+json are linksets, and so is application/json
+//     when it is one (rule 31). Any other body is not read.
 //  10. text/plain is not sniffed: a server that labels HTML text/plain is
 //     telling browsers to show it as text, and they do (the MIME Sniffing
 //     standard never turns text/plain into text/html), so its markup is not
@@ -124,6 +124,12 @@
 //     31). net/http alone compares host names, so a redirect from
 //     127.0.0.1:8080 to 127.0.0.1:9090 would carry Authorization and
 //     Cookie. The client's CheckRedirect still decides whether to follow.
+//  31. A body served as application/json is a linkset only when it is one
+//     JSON object whose sole member is "linkset" (RFC 9264 §4.2.1), for
+//     servers that do not know application/linkset+json; any other JSON
+//     document, such as an API's resource, is not read and is no error.
+//     A linkset that [FollowLinksets] fetched must be a linkset whatever
+//     its type says.
 //
 // # Hostile input
 //

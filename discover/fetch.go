@@ -2,7 +2,9 @@ package discover
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -242,7 +244,7 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 		f.probs.add(err)
 	default:
 		if isLinksetType(mediaType) {
-			f.linkset(br, mediaType, base)
+			f.linkset(br, mediaType, base, linksetOnly)
 		}
 	}
 	if cr.cut {
@@ -252,14 +254,17 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 
 // isLinksetType reports whether a linkset parser reads mediaType;
 // application/json is read as application/linkset+json, for servers that
-// do not know the linkset types.
+// do not know the linkset types, when the document is one (see
+// isLinksetDocument).
 func isLinksetType(mediaType string) bool {
 	return mediaType == weblink.LinksetType || mediaType == weblink.LinksetJSONType || mediaType == "application/json"
 }
 
 // linkset reads a linkset document (RFC 9264 §4.1 or §4.2) and appends its
-// links, resolved against base.
-func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
+// links, resolved against base. A body served as application/json that is
+// not a linkset document is an ordinary resource, and is passed over
+// unless FollowLinksets fetched it (fetched) as a linkset.
+func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched bool) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
 		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
@@ -270,11 +275,37 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 	} else {
 		err = links.UnmarshalJSON(doc)
 	}
+	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {
+		return // an ordinary JSON resource, not a linkset (rule 31)
+	}
 	if err != nil {
 		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(base), err))
 	}
 	resolveLinks(links, base, &f.probs)
 	f.add(links, "linkset")
+}
+
+// isLinksetDocument reports whether doc is one JSON object whose sole
+// member is "linkset" (RFC 9264 §4.2.1), whatever that member holds: the
+// shape that tells a linkset served as application/json from any other
+// JSON resource (rule 31).
+func isLinksetDocument(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	if tok, err := dec.Token(); err != nil || tok != "linkset" {
+		return false
+	}
+	var value json.RawMessage
+	if err := dec.Decode(&value); err != nil {
+		return false
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return false
+	}
+	_, err := dec.Token()
+	return err == io.EOF
 }
 
 // followLinksets fetches the rel="linkset" targets among the links found
