@@ -2,12 +2,43 @@
 
 package main
 
+// The command's files follow its data path, from a source through heads to
+// a renderer; a mode is a choice of one source and one renderer.
+//
+//	main.go            the process: signals, standard files, exit statuses
+//	flags.go, help.go  the options, and -h (doc.go is generated from help.go)
+//	mode.go            the source and the renderer that the options choose
+//	command.go         a run: source -> command.show -> renderer, counting
+//
+//	sources, each a func(*command) error that calls c.show(page) per page:
+//	source_args.go      link values given as arguments
+//	source_stdin.go     standard input: response heads, a header block,
+//	                    field values, a linkset+json document
+//	source_fetch.go     -url, -all: fetched responses (client.go: the client)
+//	source_discover.go  -url -discover: the links of a header and a body
+//
+//	head.go  page, head (status, URL, Link and Link-Template fields) and
+//	         field; parsing them into links, resolved (pageLinks)
+//
+//	renderers, each a renderer (page per page, end once):
+//	render_table.go   the default table, and the SOURCE table of -discover
+//	render_rel.go     -rel
+//	render_format.go  -format
+//	render_json.go    -json
+//	render_check.go   -check
+//
+//	text.go, progress.go  escaping and widths; the progress line of -all
+//
+// To add a mode: add its flag to options and newFlagSet (flags.go) and its
+// line to flagDocs (help.go, then go generate), rule out the combinations
+// that make no sense in parseArgs, write the source or the renderer in a
+// file of its own, choose it in options.mode (mode.go), and test it through
+// the built binary (binary in main_test.go) as the other tests do.
+
 import (
 	"bufio"
 	"context"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"time"
@@ -66,6 +97,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		return code
 	}
 	out := bufio.NewWriter(e.stdout)
+	src, render := opts.mode(values, e.stdin)
 	c := &command{
 		ctx:    ctx,
 		opts:   opts,
@@ -74,6 +106,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		colour: e.stdoutTerminal && plainTerminal(e.getenv),
 		client: newClient(opts),
 		now:    e.now,
+		render: render,
 	}
 	if opts.all && e.stderrTerminal && plainTerminal(e.getenv) {
 		c.progress = &progress{w: e.stderr, start: e.now(), now: e.now}
@@ -82,27 +115,12 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		io.WriteString(e.stderr, example)
 		return exitProblem
 	}
-	code = c.main(values, e.stdin)
+	code = c.run(src)
 	if err := out.Flush(); err != nil && code == exitOK {
 		c.errorf("writing output: %v", err)
 		code = exitNone
 	}
 	return code
-}
-
-// newClient returns the HTTP client for -url: it gives the headers of -H
-// and the userinfo of -url only to that URL's origin, gives up on a
-// request after -timeout, and reads at most maxInput bytes of a response
-// head, as of standard input (net/http alone reads 10 MiB).
-func newClient(opts options) *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxResponseHeaderBytes = maxInput
-	var tr http.RoundTripper = t
-	if opts.url != "" {
-		u, _ := url.Parse(opts.url) // parseArgs checked it
-		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
-	}
-	return &http.Client{Transport: tr, Timeout: opts.timeout}
 }
 
 // plainTerminal reports whether a terminal may get colours and a progress

@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -44,23 +43,4 @@ func (p *progress) clear() {
 	}
 	io.WriteString(p.w, "\r\x1b[K")
 	p.shown = false
-}
-
-// truncate cuts s, printable text, to at most n columns, ending it with
-// "..." when it was cut.
-func truncate(s string, n int) string {
-	if textWidth(s) <= n {
-		return s
-	}
-	var b strings.Builder
-	w := 0
-	for _, r := range s {
-		rw := runeWidth(r)
-		if w+rw > n-3 {
-			break
-		}
-		b.WriteRune(r)
-		w += rw
-	}
-	return b.String() + "..."
 }

@@ -122,3 +122,18 @@ func userinfoEnd(s string) int {
 	}
 	return at
 }
+
+// newClient returns the HTTP client for -url: it gives the headers of -H
+// and the userinfo of -url only to that URL's origin, gives up on a
+// request after -timeout, and reads at most maxInput bytes of a response
+// head, as of standard input (net/http alone reads 10 MiB).
+func newClient(opts options) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = maxInput
+	var tr http.RoundTripper = t
+	if opts.url != "" {
+		u, _ := url.Parse(opts.url) // parseArgs checked it
+		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
+	}
+	return &http.Client{Transport: tr, Timeout: opts.timeout}
+}

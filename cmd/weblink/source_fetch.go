@@ -14,13 +14,13 @@ import (
 	"github.com/weblinking/weblink"
 )
 
-// fetch requests -url and shows the links of the response, or with -all of
+// fetchSource requests -url and shows the links of the response, or with -all of
 // every page that rel="next" leads to (weblink.Pages: same origin only, a
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
 // error stay shown.
-func (c *command) fetch() error {
+func fetchSource(c *command) error {
 	defer c.progress.clear()
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
 		req, err := http.NewRequestWithContext(c.ctx, method, c.opts.url, nil)
@@ -48,12 +48,14 @@ func (c *command) fetch() error {
 				return c.fetchError(err)
 			}
 			c.progress.clear()
-			c.show(responseSource(resp))
+			if err := c.show(responsePage(resp)); err != nil {
+				return err
+			}
 			c.last = resp
 			if err := c.out.Flush(); err != nil {
 				return err
 			}
-			if c.opts.json && len(c.collected) > maxJSONLinks {
+			if c.opts.json && c.links > maxJSONLinks {
 				return fmt.Errorf("stopped after %d %s: -json holds its document in memory, and these pages have more than %d links; -format and the table print each page as it arrives",
 					c.pages, plural(c.pages, "page"), maxJSONLinks)
 			}
@@ -88,14 +90,18 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 	}
 }
 
-// responseSource returns the Link field lines of resp; its links are
-// resolved against the URL of the request that got it, after redirects.
-func responseSource(resp *http.Response) source {
-	src := source{url: showURL(resp.Request.URL)}
+// responsePage returns the page of resp: its head, with the URL of the
+// request that got it, after redirects, and its Link and Link-Template
+// field lines.
+func responsePage(resp *http.Response) page {
+	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL)}
 	for i, v := range resp.Header.Values("Link") {
-		src.fields = append(src.fields, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
+		h.links = append(h.links, field{label: fmt.Sprintf("Link line %d", i+1), text: v})
 	}
-	return src
+	for i, v := range resp.Header.Values("Link-Template") {
+		h.templates = append(h.templates, field{label: fmt.Sprintf("Link-Template line %d", i+1), text: v})
+	}
+	return page{heads: []head{h}}
 }
 
 // fetchError returns the command's message for err, which a fetch ended
@@ -164,15 +170,4 @@ func withoutUser(u *url.URL) string {
 	v := *u
 	v.User = nil
 	return v.String()
-}
-
-// quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes
-// when it holds anything but printable ASCII.
-func quoteUnlessPrintable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return strconv.QuoteToASCII(s)
-		}
-	}
-	return s
 }

@@ -16,35 +16,17 @@ const maxInput = 1 << 20
 // errTooLarge is the error for standard input longer than maxInput.
 var errTooLarge = fmt.Errorf("input larger than 1 MiB (%d bytes)", maxInput)
 
-// field is one Link field value to parse.
-type field struct {
-	label string // where it is from: "argument 2", "line 7", "Link line 1"
-	line  int    // its first line in standard input; 0 when not from there
-	text  string // as written; line breaks are whitespace to the parser
-	hint  bool   // whether it is from a 103 Early Hints head
-}
-
-// source is what one input or one fetched page holds: Link field values,
-// or an application/linkset+json document.
-type source struct {
-	url      string // the page it was fetched from; "" for other inputs
-	fields   []field
-	json     []byte // the linkset+json document, when the input is one
-	jsonSet  bool   // whether the input is a linkset+json document
-	jsonLine int    // the line of standard input where the document starts
-}
-
-// argsSource returns the link values given as arguments. An argument that
-// is a pasted header line, "Link: value" in any letter case, is its value.
-func argsSource(values []string) source {
-	var src source
-	for i, v := range values {
-		if name, value, ok := splitHeader(v); ok && isLink(name) {
-			v = value
+// stdinSource returns the source of standard input: one page, whose
+// heads, header block, field values or document it recognises by its first
+// non-blank line (see the package documentation).
+func stdinSource(stdin io.Reader) source {
+	return func(c *command) error {
+		p, err := readInput(stdin)
+		if err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
 		}
-		src.fields = append(src.fields, field{label: "argument " + strconv.Itoa(i+1), text: v})
+		return c.show(p)
 	}
-	return src
 }
 
 // lineReader reads standard input a line at a time, counting lines and
@@ -77,22 +59,22 @@ func trimEOL(s string) string {
 // non-blank line (see the package documentation). It reads at most
 // maxInput+1 bytes, and stops at the end of the last response head without
 // reading the body that follows it.
-func readInput(r io.Reader) (source, error) {
+func readInput(r io.Reader) (page, error) {
 	lr := &lineReader{r: bufio.NewReader(io.LimitReader(r, maxInput+1))}
-	src, err := recognise(lr)
+	p, err := recognise(lr)
 	if lr.n > maxInput {
-		return source{}, errTooLarge
+		return page{}, errTooLarge
 	}
-	return src, err
+	return p, err
 }
 
 // recognise reads the input of lr after deciding what it is.
-func recognise(lr *lineReader) (source, error) {
+func recognise(lr *lineReader) (page, error) {
 	var first string
 	for {
 		raw, ok := lr.next()
 		if !ok {
-			return source{}, nil
+			return page{heads: []head{{}}}, nil
 		}
 		if strings.TrimSpace(raw) != "" {
 			first = raw
@@ -103,22 +85,22 @@ func recognise(lr *lineReader) (source, error) {
 	line := trimEOL(first)
 	switch {
 	case strings.HasPrefix(line, "HTTP/"):
-		return source{fields: readHeads(lr, line)}, nil
+		return page{heads: readHeads(lr, line)}, nil
 	case isHeaderLine(line):
 		var h headerBlock
 		h.add(line, start)
-		return source{fields: readHeader(lr, &h)}, nil
+		return page{heads: []head{{links: readHeader(lr, &h)}}}, nil
 	}
 	rest, err := io.ReadAll(lr.r)
 	lr.n += len(rest)
 	if err != nil {
-		return source{}, err
+		return page{}, err
 	}
 	doc := first + string(rest)
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
-		return source{json: []byte(doc), jsonSet: true, jsonLine: start}, nil
+		return page{linkset: &document{text: []byte(doc), line: start}}, nil
 	}
-	return source{fields: splitValues(doc, start)}, nil
+	return page{heads: []head{{links: splitValues(doc, start)}}}, nil
 }
 
 // splitValues splits doc, Link field values or an application/linkset
@@ -152,33 +134,40 @@ func splitValues(doc string, start int) []field {
 }
 
 // readHeads reads response heads after the status line of the first, and
-// returns the Link fields of the last head, after those of the 103 Early
-// Hints heads just before it, marked as hints: when a head that may be
-// followed by another ends and the next line starts one ("HTTP/"), that
-// one replaces it, except that a 103's fields are kept for the final
-// response of the same request (a redirect drops them).
-func readHeads(lr *lineReader, status string) []field {
-	var hints []field
+// returns the last head, after the 103 Early Hints heads just before it:
+// when a head that may be followed by another ends and the next line
+// starts one ("HTTP/"), that one replaces it, except that a 103 is kept
+// for the final response of the same request (a redirect drops it).
+func readHeads(lr *lineReader, status string) []head {
+	var hints []head
 	for {
 		var h headerBlock
 		fields := readHeader(lr, &h)
+		final := head{status: statusNumber(status), links: fields}
 		if !h.ended || !followed(status) {
-			return append(hints, fields...)
+			return append(hints, final)
 		}
 		if b, _ := lr.r.Peek(len("HTTP/")); string(b) != "HTTP/" {
-			return append(hints, fields...)
+			return append(hints, final)
 		}
 		if statusCode(status) == "103" {
-			for _, f := range fields {
-				f.hint = true
-				hints = append(hints, f)
-			}
+			hints = append(hints, final)
 		} else if !strings.HasPrefix(statusCode(status), "1") {
 			hints = nil // the hints were for a request that was redirected or answered again
 		}
 		raw, _ := lr.next()
 		status = trimEOL(raw)
 	}
+}
+
+// statusNumber returns the status code of a status line as a number, 0
+// when it has none.
+func statusNumber(status string) int {
+	n, err := strconv.Atoi(statusCode(status))
+	if err != nil || n < 100 || n > 999 {
+		return 0
+	}
+	return n
 }
 
 // statusCode returns the status code of a status line, "" when it has none.

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/weblinking/weblink"
+)
+
+// linksetJSON is the renderer of -json: it collects the links of every
+// page and prints them at the end as one application/linkset+json
+// document (RFC 9264 §4.2).
+type linksetJSON struct {
+	collected weblink.Links // every link so far
+}
+
+// page collects the links of p, each without anchor anchored at the base
+// of p: the context of a link is its base (RFC 8288 §3.2).
+func (j *linksetJSON) page(c *command, p *pageLinks) error {
+	for _, l := range p.links {
+		if l.Anchor == "" && p.base != nil {
+			l.Anchor = p.base.String()
+		}
+		j.collected = append(j.collected, l)
+	}
+	return nil
+}
+
+// end prints the document.
+func (j *linksetJSON) end(c *command) int {
+	if c.links == 0 {
+		return c.noLinks()
+	}
+	if err := j.write(c); err != nil {
+		c.fail(err)
+		return exitNone
+	}
+	return exitOK
+}
+
+// jsonSafe returns doc, a JSON text, with the characters that terminals and
+// text renderers act on and encoding/json writes raw escaped as \uXXXX: the
+// C1 controls (U+0080 to U+009F) and the bidi formatting characters
+// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069). Outside
+// strings JSON is ASCII, so every one of them is inside a string, where the
+// escape means the same character. doc is returned as it is when it holds
+// none.
+func jsonSafe(doc []byte) []byte {
+	var out []byte
+	done := 0 // doc[:done] is in out
+	for i := 0; i < len(doc); i++ {
+		if doc[i] < utf8.RuneSelf {
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if isTerminalFormat(r) {
+			out = append(out, doc[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n - 1
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[done:]...)
+}
+
+// isTerminalFormat reports whether r is a C1 control or a bidi formatting
+// character (Unicode's Bidi_Control property, as UAX #9 lists them).
+func isTerminalFormat(r rune) bool {
+	switch {
+	case 0x80 <= r && r <= 0x9f, r == 0x061c, r == 0x200e, r == 0x200f,
+		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// write prints the links as an application/linkset+json document
+// (RFC 9264 §4.2). A link the format cannot represent (one without a
+// relation type, say) is left out with a warning on standard error; after
+// maxReported of them, one line counts the rest.
+func (j *linksetJSON) write(c *command) error {
+	doc, err := j.collected.MarshalJSON()
+	if err != nil {
+		var ok weblink.Links
+		left := 0 // links left out
+		for _, l := range j.collected {
+			_, err := (weblink.Links{l}).MarshalJSON()
+			var le *weblink.LinksetError
+			if errors.As(err, &le) {
+				if left++; left <= maxReported {
+					reason := le.Msg
+					if !hasRel(l) {
+						reason = "it has no relation type, and a linkset lists each link under its relation types (RFC 9264 §4.2.2); the table and -format show it"
+					}
+					c.errorf("-json leaves out <%s>: %s", clean(shorten(l.Target)), clean(reason))
+				}
+				continue
+			}
+			ok = append(ok, l)
+		}
+		if more := left - maxReported; more > 0 {
+			c.errorf("-json leaves out %d more %s", more, plural(more, "link"))
+		}
+		if doc, err = ok.MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	c.out.Write(jsonSafe(doc))
+	c.out.WriteByte('\n')
+	return nil
+}
+
+// maxReported is the most links that -json names as left out; the others
+// are counted in one line.
+const maxReported = 10
+
+// hasRel reports whether l has a relation type.
+func hasRel(l weblink.Link) bool {
+	for _, r := range l.Rel {
+		if r != "" {
+			return true
+		}
+	}
+	return false
+}
