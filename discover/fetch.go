@@ -24,10 +24,6 @@ import (
 // defaultMaxBytes is how much of a body Links reads without MaxBytes.
 const defaultMaxBytes = 4 << 20
 
-// linksetAccept is the Accept field of the requests FollowLinksets sends
-// (RFC 9264 §7.2 and §8).
-const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q=0.9"
-
 // ErrTruncated is wrapped by the error of Links and HTML when a body was
 // longer than MaxBytes: the links found in the part read are returned, and
 // those after it are missing. Test for it with errors.Is.
@@ -58,9 +54,9 @@ func configure(opts []Option) config {
 // are mostly written on <a>.
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
-// MaxBytes sets how many bytes of a body [Links] reads, of each document
-// (the resource and each linkset [FollowLinksets] fetches); the default is
-// 4 MiB. A longer body is not read further: its links found so far are
+// MaxBytes sets how many bytes of a body [Links] reads: of the resource,
+// and of the linksets [FollowLinksets] fetches together (rule 32); the
+// default is 4 MiB. A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
@@ -69,6 +65,9 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // it found (RFC 9264 §6) that share the origin of the resource's final URL,
 // each once, and append their links, with targets and anchors resolved
 // against the linkset's URL. Links in a linkset are not followed further.
+// At most 16 linksets are fetched, and at most MaxBytes of them are read
+// together; those left out are an error wrapping [ErrLinksetLimit], and
+// each linkset's problems are a [*LinksetError] (rules 32 and 33).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
@@ -180,7 +179,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		st := &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(final)}
 		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
 	}
-	f.body(resp, false)
+	f.body(resp, f.cfg.maxBytes, false)
 	if f.cfg.followLinksets {
 		f.followLinksets(ctx, req.Header.Get("User-Agent"), final)
 	}
@@ -210,12 +209,18 @@ func baseOf(u *url.URL) *url.URL {
 // is2xx reports whether code is a success status code (RFC 9110 §15.3).
 func is2xx(code int) bool { return code >= 200 && code <= 299 }
 
-// body reads the links of a 2xx response's body, at most MaxBytes of it,
-// by its media type. When linksetOnly is set (a linkset FollowLinksets
-// fetched), a body that is not a linkset is an error.
-func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
+// body reads the links of a 2xx response's body, at most limit bytes of
+// it, by its media type, and returns how many bytes it read. When fetched
+// is set (a linkset FollowLinksets fetched), a body that is not a linkset
+// is an error, and the errors do not name the linkset: the *LinksetError
+// that wraps them does.
+func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	base := baseOf(resp.Request.URL)
-	cr := &capReader{r: resp.Body, n: f.cfg.maxBytes}
+	what := showURL(base)
+	if fetched {
+		what = "it"
+	}
+	cr := &capReader{r: resp.Body, n: limit}
 	br := bufio.NewReaderSize(cr, 1024)
 	contentType := resp.Header.Get("Content-Type")
 	mediaType := mediaTypeOf(contentType)
@@ -223,10 +228,10 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 		peek, _ := br.Peek(512)
 		mediaType = mediaTypeOf(http.DetectContentType(peek))
 	}
-	if linksetOnly && !isLinksetType(mediaType) {
-		f.probs.add(fmt.Errorf("discover: linkset %s served as %s, not %s or %s; not read",
-			showURL(base), quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
-		return
+	if fetched && !isLinksetType(mediaType) {
+		f.probs.add(fmt.Errorf("served as %s, not %s or %s; not read",
+			quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
+		return 0
 	}
 	switch mediaType {
 	case "text/html", "application/xhtml+xml":
@@ -244,12 +249,13 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 		f.probs.add(err)
 	default:
 		if isLinksetType(mediaType) {
-			f.linkset(br, mediaType, base, linksetOnly)
+			f.linkset(br, mediaType, base, fetched)
 		}
 	}
 	if cr.cut {
-		f.probs.add(truncated(f.cfg.maxBytes, showURL(base)))
+		f.probs.add(truncated(limit, what))
 	}
+	return limit - max(cr.n, 0)
 }
 
 // isLinksetType reports whether a linkset parser reads mediaType;
@@ -267,7 +273,7 @@ func isLinksetType(mediaType string) bool {
 func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched bool) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
-		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
+		f.probs.add(f.linksetErr(base, fetched, "reading: %w", err))
 	}
 	var links weblink.Links
 	if mediaType == weblink.LinksetType {
@@ -279,10 +285,20 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 		return // an ordinary JSON resource, not a linkset (rule 31)
 	}
 	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(base), err))
+		f.probs.add(f.linksetErr(base, fetched, "%w", err))
 	}
 	resolveLinks(links, base, &f.probs)
 	f.add(links, "linkset")
+}
+
+// linksetErr is the error of a linkset document at base: named by the
+// message when the resource itself is the linkset, and left to the
+// *LinksetError that wraps it when FollowLinksets fetched it.
+func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err error) error {
+	if fetched {
+		return fmt.Errorf(format, err)
+	}
+	return fmt.Errorf("discover: linkset %s: "+format, showURL(base), err)
 }
 
 // isLinksetDocument reports whether doc is one JSON object whose sole
@@ -306,52 +322,6 @@ func isLinksetDocument(doc []byte) bool {
 	}
 	_, err := dec.Token()
 	return err == io.EOF
-}
-
-// followLinksets fetches the rel="linkset" targets among the links found
-// so far that share final's origin, each once, and appends their links.
-func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
-	origin := originOf(final)
-	seen := map[string]bool{withoutFragment(final): true}
-	n := len(f.links) // one level: links appended below are not followed
-	for i := 0; i < n; i++ {
-		if !f.links[i].HasRel("linkset") {
-			continue
-		}
-		u, err := url.Parse(f.links[i].Target)
-		if err != nil || !u.IsAbs() || originOf(u) != origin || seen[withoutFragment(u)] {
-			continue
-		}
-		seen[withoutFragment(u)] = true
-		f.fetchLinkset(ctx, userAgent, u)
-	}
-}
-
-// fetchLinkset GETs the linkset at u and appends its links.
-func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(u), err))
-		return
-	}
-	req.Header.Set("Accept", linksetAccept)
-	if userAgent != "" {
-		req.Header.Set("User-Agent", userAgent)
-	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset: %w", err))
-		return
-	}
-	defer resp.Body.Close()
-	if resp.Request == nil || resp.Request.URL == nil {
-		resp.Request = req
-	}
-	if !is2xx(resp.StatusCode) {
-		f.probs.add(&weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(resp.Request.URL)})
-		return
-	}
-	f.body(resp, true)
 }
 
 // decodeHTML returns r decoded to UTF-8 from the charset that the HTML
