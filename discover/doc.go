@@ -137,9 +137,9 @@
 //     [ErrLinksetLimit] that says how many and names the first: one page
 //     listing 2,000 linksets made 2,001 requests and a 2.6 GB heap before.
 //  33. Each problem of a linkset (its request failed, its status is not
-//     2xx, it was cut, it is not a linkset) is a [*LinksetError] naming it,
+//     2xx, it was cut, it is not a linkset) is a [*FollowError] naming it,
 //     one of the errors the error of [Links] joins. A [*weblink.StatusError]
-//     outside a LinksetError is the resource's own status.
+//     outside a FollowError is the resource's own status.
 //
 // # Hostile input
 //

@@ -262,7 +262,7 @@ func ExampleErrTruncated() {
 	// </favicon.ico>; rel="icon"
 }
 
-// A linkset that answers 500 is that linkset's problem, a *LinksetError;
+// A linkset that answers 500 is that linkset's problem, a *FollowError;
 // the resource itself answered 200, and its links and the other linkset's
 // are there. FollowLinksets fetches at most 16 linksets: more would be
 // reported with ErrLinksetLimit.
@@ -285,7 +285,7 @@ func ExampleLinksetError() {
 	req, _ := http.NewRequest("GET", srv.URL+"/record", nil)
 	links, err := discover.Links(context.Background(), nil, req, discover.FollowLinksets())
 	fmt.Println(len(links), "links")
-	var le *discover.LinksetError
+	var le *discover.FollowError
 	var status *weblink.StatusError
 	if errors.As(err, &le) && errors.As(le, &status) {
 		fmt.Println(strings.TrimPrefix(le.URL, srv.URL), "answered", status.StatusCode)

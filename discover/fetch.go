@@ -67,7 +67,7 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // against the linkset's URL. Links in a linkset are not followed further.
 // At most 16 linksets are fetched, and at most MaxBytes of them are read
 // together; those left out are an error wrapping [ErrLinksetLimit], and
-// each linkset's problems are a [*LinksetError] (rules 32 and 33).
+// each linkset's problems are a [*FollowError] (rules 32 and 33).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
@@ -212,7 +212,7 @@ func is2xx(code int) bool { return code >= 200 && code <= 299 }
 // body reads the links of a 2xx response's body, at most limit bytes of
 // it, by its media type, and returns how many bytes it read. When fetched
 // is set (a linkset FollowLinksets fetched), a body that is not a linkset
-// is an error, and the errors do not name the linkset: the *LinksetError
+// is an error, and the errors do not name the linkset: the *FollowError
 // that wraps them does.
 func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	base := baseOf(resp.Request.URL)
@@ -293,7 +293,7 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 
 // linksetErr is the error of a linkset document at base: named by the
 // message when the resource itself is the linkset, and left to the
-// *LinksetError that wraps it when FollowLinksets fetched it.
+// *FollowError that wraps it when FollowLinksets fetched it.
 func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err error) error {
 	if fetched {
 		return fmt.Errorf(format, err)

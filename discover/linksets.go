@@ -24,25 +24,27 @@ const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q
 // many and from which on. Test for it with errors.Is.
 var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 
-// LinksetError is a problem of one linkset that [FollowLinksets] fetched:
+// FollowError is a problem of one linkset that [FollowLinksets] followed
+// (not to be confused with [weblink.LinksetError], a linkset document that
+// does not parse, which may be its Err):
 // the request failed, the answer was not 2xx (Err is a
 // [*weblink.StatusError]), or the document was cut ([ErrTruncated]), not a
 // linkset or not well-formed. The error of [Links] joins one for each
 // such problem, so that a caller can tell a linkset's problems from the
-// resource's: a *weblink.StatusError that is not inside a LinksetError is
+// resource's: a *weblink.StatusError that is not inside a FollowError is
 // the resource's own status (rule 33).
-type LinksetError struct {
+type FollowError struct {
 	URL string // the linkset's URL, without userinfo and fragment
 	Err error  // the problem
 }
 
 // Error names the linkset and the problem.
-func (e *LinksetError) Error() string {
+func (e *FollowError) Error() string {
 	return "discover: linkset " + quote(e.URL) + ": " + e.Err.Error()
 }
 
 // Unwrap returns e.Err, so that errors.Is and errors.As see the problem.
-func (e *LinksetError) Unwrap() error { return e.Err }
+func (e *FollowError) Unwrap() error { return e.Err }
 
 // followLinksets fetches the rel="linkset" targets among the links found
 // so far that share final's origin, each once, at most maxLinksets of them
@@ -87,13 +89,13 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 
 // fetchLinkset GETs the linkset at u, reads at most limit bytes of it and
 // appends its links. It returns how many bytes it read. Its problems are
-// reported as *LinksetError.
+// reported as *FollowError.
 func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) int64 {
 	outer := f.probs
 	f.probs = problems{}
 	read := f.readLinkset(ctx, userAgent, u, limit)
 	for _, err := range f.probs.errs {
-		outer.add(&LinksetError{URL: redacted(u), Err: err})
+		outer.add(&FollowError{URL: redacted(u), Err: err})
 	}
 	outer.more += f.probs.more
 	f.probs = outer
