@@ -34,17 +34,23 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin. A request to another origin goes without Referer, which net/http
+// origin, and with only those of weblink's rule 31 (Accept, User-Agent,
+// ...) when it goes elsewhere. A request to another origin goes without Referer, which net/http
 // sets on redirects to the URL redirected from: its path and query (an
 // access_token=...) are the user's, not the other origin's. It does not
 // modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !sameOrigin(originOf(req.URL), c.home) {
-		if req.Header.Get("Referer") == "" {
+		if req.Header.Get("Referer") == "" && !c.shared() {
 			return c.base.RoundTrip(req)
 		}
 		r := req.Clone(req.Context())
 		r.Header.Del("Referer")
+		for name, values := range c.headers {
+			if weborigin.IsShared(name) {
+				r.Header[name] = values
+			}
+		}
 		return c.base.RoundTrip(r)
 	}
 	if c.user == nil && len(c.headers) == 0 {
@@ -63,6 +69,17 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.SetBasicAuth(c.user.Username(), pass)
 	}
 	return c.base.RoundTrip(r)
+}
+
+// shared reports whether -H set a field that goes to every origin
+// (weblink's rule 31: Accept, User-Agent, ...).
+func (c *credentials) shared() bool {
+	for name := range c.headers {
+		if weborigin.IsShared(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutUserinfo returns the URL s, which may not parse, without the
@@ -124,16 +141,21 @@ func userinfoEnd(s string) int {
 }
 
 // newClient returns the HTTP client for -url: it gives the headers of -H
-// and the userinfo of -url only to that URL's origin, gives up on a
-// request after -timeout, and reads at most maxInput bytes of a response
-// head, as of standard input (net/http alone reads 10 MiB).
-func newClient(opts options) *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxResponseHeaderBytes = maxInput
-	var tr http.RoundTripper = t
+// and the userinfo of -url only to that URL's origin (all but those of
+// weblink's rule 31), and reads at most maxInput bytes of a response head,
+// as of standard input (net/http alone reads 10 MiB). It has no timeout of
+// its own: -timeout is the deadline of the whole run (runEnv). base, when
+// not nil, sends the requests instead of a clone of http.DefaultTransport.
+func newClient(opts options, base http.RoundTripper) *http.Client {
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxResponseHeaderBytes = maxInput
+		base = t
+	}
+	tr := base
 	if opts.url != "" {
 		u, _ := url.Parse(opts.url) // parseArgs checked it
 		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
 	}
-	return &http.Client{Transport: tr, Timeout: opts.timeout}
+	return &http.Client{Transport: tr} // -timeout is the run's deadline (runEnv)
 }

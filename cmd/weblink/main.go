@@ -39,6 +39,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"time"
@@ -70,6 +71,7 @@ type env struct {
 	stdoutTerminal bool // colours in the table
 	stderrTerminal bool // the progress line of -all
 	now            func() time.Time
+	transport      http.RoundTripper // nil: a clone of http.DefaultTransport; tests route host names
 }
 
 // systemEnv returns the env of a process with these files.
@@ -96,6 +98,13 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	if !ok {
 		return code
 	}
+	if opts.url != "" {
+		// -timeout is the deadline of the whole run: every request,
+		// redirect, page and linkset (discover's rule 32 bounds how many).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
+		defer cancel()
+	}
 	out := bufio.NewWriter(e.stdout)
 	src, render := opts.mode(values, e.stdin)
 	c := &command{
@@ -104,7 +113,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		out:    out,
 		stderr: e.stderr,
 		colour: e.stdoutTerminal && plainTerminal(e.getenv),
-		client: newClient(opts),
+		client: newClient(opts, e.transport),
 		now:    e.now,
 		render: render,
 	}

@@ -1,13 +1,33 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
 	"github.com/weblinking/weblink/internal/linksource"
 )
+
+// joined returns the errors that err joins (errors.Join), at any depth,
+// or err itself; none for nil.
+func joined(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err == nil {
+			return nil
+		}
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, joined(e)...)
+	}
+	return out
+}
 
 // discoverSource GETs -url with discover.Links (also <a> and <area>, and
 // the same-origin linksets it points to) and shows the links of the header
@@ -41,14 +61,26 @@ func discoverSource(c *command) error {
 		return nil
 	}
 	links, err := discover.Links(ctx, &client, req, discover.Hyperlinks(), discover.FollowLinksets())
+	problems := joined(err)
+	// The resource's own status is a *weblink.StatusError among the
+	// problems; a linkset's is inside its *discover.FollowError, a problem
+	// of that linkset (discover's rule 33).
 	var status *weblink.StatusError
-	if err != nil && len(links) == 0 && !errors.As(err, &status) {
+	for _, e := range problems {
+		if se, ok := e.(*weblink.StatusError); ok {
+			status = se
+		}
+	}
+	if err != nil && len(links) == 0 && status == nil {
 		return c.fetchError(err) // the request failed: nothing to show
 	}
-	for _, e := range leaves(err) {
-		if !errors.As(e, &status) {
-			c.fail(e)
+	for _, e := range problems {
+		if e != error(status) {
+			c.fail(c.discoverError(e)) // each on its own line
 		}
+	}
+	if errors.Is(c.ctx.Err(), context.DeadlineExceeded) {
+		c.errorf("-timeout %v passed: the discovery stopped there; raise -timeout to wait longer", c.opts.timeout)
 	}
 	base := *final
 	base.User = nil
@@ -59,4 +91,19 @@ func discoverSource(c *command) error {
 		return c.fetchError(status)
 	}
 	return nil
+}
+
+// discoverError words a problem of discover.Links as the command words
+// the failures of -url: a linkset's own status as "linkset URL answered
+// 500 ...", its other problems after "linkset URL: ".
+func (c *command) discoverError(err error) error {
+	fe, ok := err.(*discover.FollowError)
+	if !ok {
+		return err
+	}
+	var se *weblink.StatusError
+	if errors.As(fe.Err, &se) {
+		return fmt.Errorf("linkset %w", c.fetchError(se))
+	}
+	return fmt.Errorf("linkset %s: %s", clean(fe.URL), strings.TrimPrefix(strings.TrimPrefix(fe.Err.Error(), "weblink: "), "discover: "))
 }

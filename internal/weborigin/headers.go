@@ -22,15 +22,15 @@ var Shared = [...]string{"Accept", "Accept-Encoding", "Accept-Language", "Cache-
 // h["private-token"], is sent as it is.
 func Withhold(h http.Header) {
 	for name := range h {
-		if !isShared(name) {
+		if !IsShared(name) {
 			delete(h, name)
 		}
 	}
 }
 
-// isShared reports whether the field name is one of Shared, compared
+// IsShared reports whether the field name is one of [Shared], compared
 // case-insensitively.
-func isShared(name string) bool {
+func IsShared(name string) bool {
 	for _, s := range Shared {
 		if ascii.EqualFold(name, s) {
 			return true
