@@ -70,7 +70,9 @@ const maxProblems = 256
 // returns at most 256 problems; when it finds more, the 256th says how many
 // more there are, at the offset of the first one not listed. Check is
 // linear in the input and never panics; it splits the field value into
-// link-values exactly where Parse does, and parses each with Parse.
+// link-values exactly where Parse does, and parses each with Parse. It
+// allocates no more per input byte than Parse may (rule 33): problems
+// beyond the 256th are counted, not built.
 func Check(fieldValue string) []Problem {
 	c := checker{s: fieldValue}
 	c.run()

@@ -7,7 +7,8 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// Shared is the request header fields that a request keeps when it goes to
+// IsShared reports whether the request header field name (compared
+// case-insensitively) is one of those that a request keeps when it goes to
 // an origin its caller did not address: content negotiation, caching and
 // the client's name. Every other field the caller set may carry a
 // credential, and no list of names can know them all (Authorization,
@@ -15,9 +16,16 @@ import (
 // host on redirect, but also GitLab's PRIVATE-TOKEN, X-Api-Key, Api-Key,
 // X-Auth-Token and any API's own), so [Withhold] removes every field but
 // these.
-var Shared = [...]string{"Accept", "Accept-Encoding", "Accept-Language", "Cache-Control", "Pragma", "User-Agent"}
+func IsShared(name string) bool {
+	switch {
+	case ascii.EqualFold(name, "Accept"), ascii.EqualFold(name, "Accept-Encoding"), ascii.EqualFold(name, "Accept-Language"),
+		ascii.EqualFold(name, "Cache-Control"), ascii.EqualFold(name, "Pragma"), ascii.EqualFold(name, "User-Agent"):
+		return true
+	}
+	return false
+}
 
-// Withhold removes from h every field but those of [Shared], under any
+// Withhold removes from h every field but those [IsShared] reports, under any
 // spelling of their names: a key set directly in the map, such as
 // h["private-token"], is sent as it is.
 func Withhold(h http.Header) {
@@ -26,17 +34,6 @@ func Withhold(h http.Header) {
 			delete(h, name)
 		}
 	}
-}
-
-// IsShared reports whether the field name is one of [Shared], compared
-// case-insensitively.
-func IsShared(name string) bool {
-	for _, s := range Shared {
-		if ascii.EqualFold(name, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // GuardRedirects returns a copy of client whose redirects keep the fields
