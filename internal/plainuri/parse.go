@@ -53,8 +53,10 @@ func netURLChanges(s string) bool {
 	return strings.ContainsAny(s, "%!'()*[]")
 }
 
-// afterAuthority returns the index in ref where its path starts: after the
-// scheme and the "//" authority, if it has them (RFC 3986 §3).
+// afterAuthority returns the index in ref where its path starts, as
+// url.Parse splits it: after the scheme and the "//" authority, if it has
+// them (RFC 3986 §3); a reference without a scheme that starts with "///"
+// is a path for url.Parse, not an empty authority.
 func afterAuthority(ref string) int {
 	i := 0
 	for j := 0; j < len(ref); j++ {
@@ -67,7 +69,7 @@ func afterAuthority(ref string) int {
 			break
 		}
 	}
-	if len(ref)-i < 2 || ref[i] != '/' || ref[i+1] != '/' {
+	if len(ref)-i < 2 || ref[i] != '/' || ref[i+1] != '/' || i == 0 && strings.HasPrefix(ref, "///") {
 		return i
 	}
 	for j := i + 2; j < len(ref); j++ {
