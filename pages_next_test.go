@@ -1,14 +1,14 @@
 package weblink
 
 import (
-	"github.com/weblinking/weblink/internal/plainuri"
-
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // oldNextLink is how nextLink found the next link before findNext, kept as
