@@ -225,8 +225,8 @@
 //     kept as written (RFC 3986 §2.2 and §6.2.2.2: only unreserved
 //     characters may be decoded, and %2F is not "/"), in its case as
 //     written, which §6.2.2.1 makes equivalent to upper case. Bytes a URI
-//     cannot hold (outside ASCII, controls, space, "<>\^`{|}) are
-//     percent-encoded in upper case: for the bytes outside ASCII, the IRI
+//     cannot hold (outside ASCII, controls, space, "<>\^`{|}, and a "#"
+//     inside the fragment) are percent-encoded in upper case: for the bytes outside ASCII, the IRI
 //     to URI mapping of RFC 3987 §3.1. So <http://x/a%2fb/ä> resolves to
 //     http://x/a%2fb/%C3%A4, where net/url alone writes http://x/a/b/%C3%A4
 //     (it drops a path as written when the path is not plain ASCII), in

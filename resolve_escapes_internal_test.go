@@ -183,6 +183,9 @@ func FuzzResolveEscapes(f *testing.F) {
 		}
 		want := referenceResolve(base, ref)
 		g, w := splitURI(got), splitURI(want)
+		// A fragment holds no "#" (RFC 3986 §3.5): net/url writes one as
+		// %23, as rule 32 encodes what a URI cannot hold.
+		w.fragment = strings.ReplaceAll(w.fragment, "#", "%23")
 		for _, part := range [][2]string{{g.path, w.path}, {g.query, w.query}, {g.fragment, w.fragment}} {
 			if ge, we := reservedEscapes(part[0]), reservedEscapes(part[1]); !slices.Equal(ge, we) {
 				t.Fatalf("resolveRef(%q, %q) = %q: escapes %v; RFC 3986 resolves to %q: %v", base, ref, got, ge, want, we)
