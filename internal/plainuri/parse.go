@@ -40,8 +40,8 @@ func Parse(ref string) (*url.URL, error) {
 	if hasQuery && needsEscape(query) {
 		u.RawQuery = escape(query)
 	}
-	if hasFragment && needsEscape(fragment) && netURLChanges(fragment) {
-		u.RawFragment = escape(fragment)
+	if hasFragment && (needsEscape(fragment) || strings.Contains(fragment, "#")) && netURLChanges(fragment) {
+		u.RawFragment = strings.ReplaceAll(escape(fragment), "#", "%23") // a fragment holds no "#" (RFC 3986 §3.5)
 	}
 	return u, nil
 }

@@ -17,7 +17,8 @@ func TestParse(t *testing.T) {
 		{"http://b\u00fccher.example/%2f\u00e4", "http://b%C3%BCcher.example/%2f%C3%A4"},
 		{"http://a\"b/%2f\u00e4", "http://a\"b/%2f%C3%A4"}, // the host as net/url writes it
 		{"mailto:\u00e4%2f", "mailto:\u00e4%2f"},
-		{"///!00 ", "///!00%20"}, // a path for url.Parse, not an empty authority
+		{"///!00 ", "///!00%20"},
+		{"##%21", "#%23%21"}, // a path for url.Parse, not an empty authority
 		{"a:///!%2f ", "a:///!%2f%20"},
 	} {
 		u, err := Parse(tc.ref)
