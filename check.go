@@ -74,7 +74,9 @@ const maxProblems = 256
 // returns at most 256 problems; when it finds more, the 256th says how many
 // more there are, at the offset of the first one not listed. Check is
 // linear in the input and never panics; it splits the field value into
-// link-values exactly where Parse does, and parses each with Parse.
+// link-values exactly where Parse does, and parses each with Parse. It
+// allocates no more per input byte than Parse may (rule 33): problems
+// beyond the 256th are counted, not built.
 func Check(fieldValue string) []Problem {
 	c := checker{s: fieldValue}
 	c.run()
@@ -88,6 +90,8 @@ type checker struct {
 	more int // problems found beyond maxProblems
 	// Whether every problem beyond maxProblems is a warning.
 	moreWarnings bool
+
+	parser Parser // parses each link-value into the same memory (rule 33)
 
 	// Of the link-value being scanned: its problems, in input order, and
 	// the raw values of its first rel and rev (quoted says which are the
@@ -221,7 +225,11 @@ func (c *checker) run() {
 // link Parse returns.
 func (c *checker) element(start, end int) {
 	sub := c.s[start:end]
-	links, err := Parse(sub)
+	if c.full() {
+		c.countElement(start, end)
+		return
+	}
+	links, err := c.parser.Parse(sub)
 	for _, l := range links { // one, unless Parse dropped it
 		c.checkLink(start, l)
 	}
@@ -248,10 +256,43 @@ func (c *checker) element(start, end int) {
 			warnLong()
 		}
 		emit(off)
+		if c.full() {
+			c.add(Problem{Offset: off}) // counted, not listed
+			return
+		}
 		c.add(Problem{Offset: off, Msg: msg + "; " + c.parseAdvice(off)})
 	})
 	warnLong()
 	emit(end)
+}
+
+// countElement is element once maxProblems are listed: it counts the
+// problems of the link-value s[start:end] without building a message for
+// any (rule 33). Parse is told that its problems are full, so that it
+// only counts them too.
+func (c *checker) countElement(start, end int) {
+	links, n := c.countParse(c.s[start:end])
+	for _, l := range links {
+		c.checkLink(start, l)
+	}
+	for range n + len(c.found) {
+		c.add(Problem{Offset: start})
+	}
+	if !c.long && c.endsPastBudget(start, end) {
+		c.long = true
+		c.add(Problem{Offset: start, Warning: true}) // rule 29, counted
+	}
+}
+
+// countParse parses s with c.parser and returns the links and how many
+// problems Parse finds: Parse is told that its problems are full, so that
+// it counts every one and builds none.
+func (c *checker) countParse(s string) (Links, int) {
+	q := &c.parser.p
+	c.parser.reset()
+	q.kept = maxErrors
+	q.parse(s)
+	return q.links, q.more
 }
 
 // parseProblems calls f with the offset and message of each problem that
@@ -291,11 +332,18 @@ func (c *checker) parseProblems(start, end int, err error, f func(off int, msg s
 			}
 			piece, shift = string(b), from-2
 		}
+		from = to
+		if c.full() { // only counted from here on (rule 33)
+			_, n := c.countParse(piece)
+			for range n {
+				f(shift+len(piece), "")
+			}
+			continue
+		}
 		_, err := Parse(piece)
 		walkSyntaxErrors(err, func(se *SyntaxError) { f(shift+se.Offset, se.Msg) }, func() {
 			f(shift+len(piece), "Parse lists no more problems of this link-value: fix the ones above and check again")
 		})
-		from = to
 	}
 }
 
@@ -624,21 +672,13 @@ func (c *checker) skip(i int) (int, bool) {
 // checkLink reports the Validate problems and the warnings of l, whose "<"
 // is at offset off.
 func (c *checker) checkLink(off int, l Link) {
-	if err := l.Validate(); err != nil {
-		var errs []error
-		if u, ok := err.(interface{ Unwrap() []error }); ok {
-			errs = u.Unwrap()
-		} else {
-			errs = []error{err}
+	l.validate(func(field, msg string) {
+		if c.full() {
+			c.add(Problem{Offset: off}) // counted, not listed
+			return
 		}
-		for _, e := range errs {
-			if c.full() {
-				c.add(Problem{Offset: off}) // counted, not listed
-				continue
-			}
-			c.add(Problem{Offset: off, Msg: validateMessage(e.Error())})
-		}
-	}
+		c.add(Problem{Offset: off, Msg: validateMessage(invalid(field, msg).Error())})
+	})
 	warn := func(msg string) { c.add(Problem{Offset: off, Msg: msg, Warning: true}) }
 	c.upperCase(c.rel, c.relQuoted, "rel", warn)
 	c.upperCase(c.rev, c.revQuoted, "rev", warn)

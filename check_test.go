@@ -3,6 +3,7 @@ package weblink
 import (
 	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -457,5 +458,30 @@ func TestCheckManyParseProblems(t *testing.T) {
 	got := Check(in)
 	if !matchProblems(got, want) {
 		t.Errorf("Check(%q):\n%s\nwant:\n%s", in, formatProblems(got), formatWants(want))
+	}
+}
+
+// TestCheckMemoryBound checks that Check allocates no more per input byte
+// than Parse may (maxParseBytesPerByte), for every memory shape at 1 MiB
+// and for the units of TestCheckHostile (rule 33).
+func TestCheckMemoryBound(t *testing.T) {
+	const n = 1 << 20
+	shapes := slices.Clone(memoryShapes)
+	for _, unit := range []string{",", "</a>; rel=next, ", "; rel", "</a>; rel=preload, ", "</a b>; hreflang=x_y; rel=Next, ", `; x*=bad`, `"`, "; rel = a b"} {
+		shapes = append(shapes, struct {
+			name  string
+			build func(n int) string
+		}{"unit " + unit, func(n int) string { return "</a>" + strings.Repeat(unit, n/len(unit)) }})
+	}
+	for _, tc := range shapes {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.build(n)
+			var ps []Problem
+			perByte := float64(memtest.Allocated(func() { ps = Check(in) })) / float64(len(in))
+			t.Logf("Check: %.1f B/B, %d problems", perByte, len(ps))
+			if perByte > maxParseBytesPerByte {
+				t.Errorf("Check allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
+			}
+		})
 	}
 }

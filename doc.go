@@ -326,6 +326,48 @@
 //     measured behind nginx 1.22.1, a Go server's head with a 4000-byte
 //     Link field is a 502, and with a 3500-byte one passes.
 //
+// # Origins, credentials and fan-out
+//
+//  30. Two URLs are one origin (RFC 6454 §4) when their schemes and ports
+//     (an absent port being the scheme's default) are equal and net/http
+//     would send both requests to the same host: a host of plain ASCII is
+//     compared ASCII case-insensitively; a host with any byte outside ASCII
+//     is compared byte for byte and is never the origin of an ASCII host.
+//     net/http dials such a host by its IDNA mapping (UTS #46), which
+//     strings.ToLower does not follow: http://api.gİthub.test (U+0130) goes
+//     to api.xn--github-qyd.test, not api.github.test, so it gets none of
+//     the credentials of api.github.test, and an error shows its host as
+//     net/url writes it, api.g%C4%B0thub.test. [Pages], package discover
+//     and the weblink command use this rule.
+//  31. A request that goes to an origin its caller did not address (a
+//     redirect, or a next link with [AllowCrossOrigin]) keeps, of the
+//     header fields the caller set, only Accept, Accept-Encoding,
+//     Accept-Language, Cache-Control, Pragma and User-Agent, under any
+//     spelling of their names. Any other field may carry a credential:
+//     Authorization, Cookie and Proxy-Authorization, which net/http knows,
+//     but also PRIVATE-TOKEN (GitLab), X-Api-Key, Api-Key, X-Auth-Token and
+//     every API's own name, which no list can hold. "Its caller addressed"
+//     means req's origin and its https upgrade (the same host, from http on
+//     port 80 to https on port 443); never the other way.
+//  32. Resolution never decodes an escape: every %HH of the reference is
+//     kept as written (RFC 3986 §2.2 and §6.2.2.2: only unreserved
+//     characters may be decoded, and %2F is not "/"), in its case as
+//     written, which §6.2.2.1 makes equivalent to upper case. Bytes a URI
+//     cannot hold (outside ASCII, controls, space, "<>\^`{|}, and a "#"
+//     inside the fragment) are percent-encoded in upper case: for the bytes outside ASCII, the IRI
+//     to URI mapping of RFC 3987 §3.1. So <http://x/a%2fb/ä> resolves to
+//     http://x/a%2fb/%C3%A4, where net/url alone writes http://x/a/b/%C3%A4
+//     (it drops a path as written when the path is not plain ASCII), in
+//     [Links.Resolve], [ParseResponse], [NextURL], [Pages] and package
+//     discover alike. The host is left to net/url (rule 30).
+//  33. [Check] allocates no more per input byte than [Parse] may (80 bytes
+//     a byte of input; a Link is 192 bytes and "<>," is 3): once it has
+//     listed its 256 problems it only counts the rest, building no message
+//     and no error for them (Parse, told that its problems are full, counts
+//     its own the same way), and it parses each link-value into the same
+//     reused memory ([Parser]). Before, hostile input cost Check up to 243
+//     bytes a byte.
+//
 // # Long runs: rate limits, errors, resuming
 //
 //  40. With [WaitRateLimits], a refusal that says how long to wait

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // String returns l as one link-value (RFC 8288 §3), safe to put in a header
@@ -299,10 +300,18 @@ func invalid(field, msg string) error {
 // or leave out what l holds. It accepts unregistered relation types.
 func (l Link) Validate() error {
 	var errs []error
-	add := func(field, msg string) { errs = append(errs, invalid(field, msg)) }
+	l.validate(func(field, msg string) { errs = append(errs, invalid(field, msg)) })
+	return errors.Join(errs...)
+}
+
+// validate calls add with the field and message of each problem that
+// Validate reports, in order; [Check] counts them without building errors.
+func (l Link) validate(add func(field, msg string)) {
 	for _, ref := range [...]struct{ field, value string }{{"target", l.Target}, {"anchor", l.Anchor}} {
 		if i := checkURI(ref.value); i >= 0 {
 			add(ref.field, quoteForError(ref.value)+" is not a URI-reference or IRI: byte "+strconv.Itoa(i)+" must be percent-encoded")
+		} else if parses(ref.value) {
+			continue
 		} else if _, err := url.Parse(string(appendURI(nil, ref.value))); err != nil {
 			add(ref.field, quoteForError(ref.value)+" is not a URI-reference: "+err.Error())
 		}
@@ -352,7 +361,12 @@ func (l Link) Validate() error {
 		}
 		checkText("param "+p.Name, p.Value, p.Lang)
 	}
-	return errors.Join(errs...)
+}
+
+// parses reports, without allocating, whether url.Parse surely accepts
+// ref: it is empty, or a plain absolute URL or path (plainuri).
+func parses(ref string) bool {
+	return ref == "" || plainuri.Absolute(ref) || plainuri.Path(ref)
 }
 
 // hasControl reports whether s holds an ASCII control character or DEL, or

@@ -201,7 +201,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // Pages starts no goroutine of its own (but those [Parallel] asks for), and
 // none outlives an iteration (net/http runs its transport's as usual).
 //
-// The origin of a URL is its scheme, host (compared case-insensitively) and
+// The origin of a URL is its scheme, host (compared as rule 30 says) and
 // port, where an absent port is the scheme's default: https://a and
 // https://a:443 are the same origin. Pages follows next links on the origin
 // of the first page's final URL, after redirects, so that an http to https
@@ -209,8 +209,10 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
 // [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
-// Authorization, Cookie and Proxy-Authorization headers of req (under any
-// spelling of their names) are sent only to req's origin and to its https upgrade (the same host, http to https,
+// header fields of req that may carry credentials (every field but Accept,
+// Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent,
+// under any spelling of their names: rule 31; Authorization, Cookie,
+// PRIVATE-TOKEN, X-Api-Key and the like) are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
@@ -250,38 +252,16 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 }
 
 // guardRedirects returns a copy of client whose redirects never carry the
-// credentials of req anywhere but to req's origin and its https upgrade:
-// net/http keeps them for any port and scheme of the same host name, and for
-// its subdomains, which is not the origin (see Pages). The client's own
-// CheckRedirect, or net/http's limit of 10 redirects, still applies.
+// credentials of req anywhere but to req's origin and its https upgrade
+// (see Pages and rule 31). The client's own CheckRedirect, or net/http's
+// limit of 10 redirects, still applies.
 func (p *pager) guardRedirects(client *http.Client) *http.Client {
-	c := *client
-	check := client.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !p.credentialsTo(originOf(req.URL)) {
-			deleteCredentials(req.Header)
-		}
-		if check != nil {
-			return check(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &c
+	return weborigin.GuardRedirects(client, p.credentialsTo)
 }
 
-// deleteCredentials removes the headers that carry credentials, under any
-// spelling of their names: a key set directly in the map, such as
-// h["authorization"], is sent as it is.
-func deleteCredentials(h http.Header) {
-	for name := range h {
-		if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
-			delete(h, name)
-		}
-	}
-}
+// deleteCredentials removes the header fields that may carry credentials:
+// every field but the few of rule 31, under any spelling of their names.
+func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {

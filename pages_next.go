@@ -102,7 +102,7 @@ func (f *nextFinder) resolveTarget(resp *http.Response, target string) (*url.URL
 	if u := plainuri.URL(target); u != nil {
 		return u, nil // resolves to itself, and needs no url.Parse
 	}
-	ref, err := url.Parse(target)
+	ref, err := plainuri.Parse(target) // keeps every %HH as written (rule 32)
 	if err == nil && f.page != nil && !plainuri.Absolute(target) {
 		ref = f.page.ResolveReference(ref)
 	}

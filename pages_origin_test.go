@@ -174,16 +174,7 @@ func TestPagesCredentialsNotDowngraded(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	})
-	req := withCredentials(getItems(t, "https://example.com"))
-	collect(t, weblink.Pages(context.Background(), s.client, req)).check(t, pageItems(1), weblink.ErrCrossOrigin)
-	collect(t, weblink.Pages(context.Background(), s.client, req, weblink.AllowCrossOrigin())).check(t, itemsUpTo(1, 2), nil)
-	got := s.requests()
-	if len(got) != 3 {
-		t.Fatalf("%d requests, want 3", len(got))
-	}
-	checkCredentials(t, got[0], true)
-	checkCredentials(t, got[1], true)
-	checkCredentials(t, got[2], false)
+	checkOtherOrigin(t, s, withCredentials(getItems(t, "https://example.com")))
 }
 
 func TestPagesRequestContext(t *testing.T) {

@@ -339,20 +339,30 @@ func TestPagesLoop(t *testing.T) {
 	}
 }
 
-// credentials are the request headers that must reach only the first origin.
-var credentials = []string{"Authorization", "Cookie", "Proxy-Authorization"}
+// credentials are request headers that must reach only the first origin:
+// the three net/http knows, the API keys of GitLab (PRIVATE-TOKEN) and
+// others, and a name of the caller's own, set under a lower-case key as
+// net/http sends it (rule 31).
+var credentials = []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Trace"}
 
-// withCredentials sets credentials and a harmless header on req.
+// withCredentials sets credentials and the header fields that go to every
+// origin on req.
 func withCredentials(req *http.Request) *http.Request {
 	req.Header.Set("Authorization", "Bearer secret")
 	req.Header.Set("Cookie", "session=secret")
 	req.Header.Set("Proxy-Authorization", "Basic c2VjcmV0")
-	req.Header.Set("X-Trace", "abc")
+	req.Header["PRIVATE-TOKEN"] = []string{"glpat-secret"}
+	req.Header.Set("X-Api-Key", "secret")
+	req.Header.Set("Api-Key", "secret")
+	req.Header.Set("X-Auth-Token", "secret")
+	req.Header["x-trace"] = []string{"abc"}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "weblink-test")
 	return req
 }
 
 // checkCredentials fails t unless r carries the credentials exactly when
-// want is true, and always carries X-Trace.
+// want is true, and always carries Accept and User-Agent.
 func checkCredentials(t *testing.T, r seenRequest, want bool) {
 	t.Helper()
 	for _, h := range credentials {
@@ -360,8 +370,8 @@ func checkCredentials(t *testing.T, r seenRequest, want bool) {
 			t.Errorf("%s %s: %s present = %v, want %v", r.Host, r.URI, h, got, want)
 		}
 	}
-	if got := r.Header.Get("X-Trace"); got != "abc" {
-		t.Errorf("%s %s: X-Trace = %q, want abc", r.Host, r.URI, got)
+	if r.Header.Get("Accept") != "application/json" || r.Header.Get("User-Agent") != "weblink-test" {
+		t.Errorf("%s %s: Accept %q, User-Agent %q, want application/json, weblink-test", r.Host, r.URI, r.Header.Get("Accept"), r.Header.Get("User-Agent"))
 	}
 }
 

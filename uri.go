@@ -132,7 +132,7 @@ func resolveRef(base *url.URL, ref string) (string, error) {
 	if plainuri.Absolute(ref) {
 		return ref, nil
 	}
-	u, err := url.Parse(ref)
+	u, err := plainuri.Parse(ref) // keeps every %HH as written (rule 32)
 	if err != nil {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}

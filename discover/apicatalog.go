@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 
@@ -112,14 +111,11 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	if !is2xx(resp.StatusCode) {
 		return nil, statusError(resp, final)
 	}
-	c.cfg.maxBytes = min(maxCatalogBytes, c.budget)
-	counted := &countingReader{r: resp.Body}
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{counted, resp.Body}
-	c.body(resp, true)
-	c.budget -= counted.n
+	// The body's problems are named by the catalog, as FollowLinksets'
+	// are by their linkset (body does not name what it fetched).
+	c.scoped(func(err error) error { return fmt.Errorf("discover: API catalog %s: %w", showURL(final), err) }, func() {
+		c.budget -= c.body(resp, min(maxCatalogBytes, c.budget), true)
+	})
 	return final, nil
 }
 
@@ -142,19 +138,6 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 			c.probs.add(err)
 		}
 	}
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-// Read implements io.Reader.
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // showOrigin describes origin for an error message.

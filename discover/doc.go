@@ -79,9 +79,9 @@
 //     application/xhtml+xml are HTML; application/atom+xml and
 //     application/rss+xml are feeds, and so are text/xml and
 //     application/xml when their root element is feed or rss (WebSub's test
-//     suite serves feeds as text/xml); application/linkset,
-//     application/linkset+json and application/json are linksets. Any other
-//     body is not read.
+//     suite serves feeds as text/xml); application/linkset and
+//     application/linkset+json are linksets, and so is application/json
+//     when it is one (rule 31). Any other body is not read.
 //  10. text/plain is not sniffed: a server that labels HTML text/plain is
 //     telling browsers to show it as text, and they do (the MIME Sniffing
 //     standard never turns text/plain into text/html), so its markup is not
@@ -115,6 +115,35 @@
 // found are returned together with an error that joins every problem (at
 // most 16 in detail per document), so a caller may use the links and log
 // the error.
+//
+// # Credentials and fan-out
+//
+// These rules are numbered from 30, as weblink's own rules on origins and
+// credentials (weblink's rules 30 and 31, which they follow).
+//
+//  30. A redirect keeps the header fields of req only to req's origin and
+//     its https upgrade (weblink's rule 30 says when two hosts are one);
+//     a redirect to any other origin keeps only Accept, Accept-Encoding,
+//     Accept-Language, Cache-Control, Pragma and User-Agent (weblink's rule
+//     31). net/http alone compares host names, so a redirect from
+//     127.0.0.1:8080 to 127.0.0.1:9090 would carry Authorization and
+//     Cookie. The client's CheckRedirect still decides whether to follow.
+//  31. A body served as application/json is a linkset only when it is one
+//     JSON object whose sole member is "linkset" (RFC 9264 §4.2.1), for
+//     servers that do not know application/linkset+json; any other JSON
+//     document, such as an API's resource, is not read and is no error.
+//     A linkset that [FollowLinksets] fetched must be a linkset whatever
+//     its type says.
+//  32. [FollowLinksets] fetches at most 16 linksets for a resource, and
+//     reads at most [MaxBytes] (4 MiB by default) of them together, in the
+//     order the links were found; the linkset that passes the bytes is cut
+//     ([ErrTruncated]). The linksets left out are an error wrapping
+//     [ErrLinksetLimit] that says how many and names the first: one page
+//     listing 2,000 linksets made 2,001 requests and a 2.6 GB heap before.
+//  33. Each problem of a linkset (its request failed, its status is not
+//     2xx, it was cut, it is not a linkset) is a [*FollowError] naming it,
+//     one of the errors the error of [Links] joins. A [*weblink.StatusError]
+//     outside a FollowError is the resource's own status.
 //
 // # Hostile input
 //

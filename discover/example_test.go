@@ -264,3 +264,38 @@ func ExampleErrTruncated() {
 	// cut: discover: body cut at MaxBytes: read the first 512 bytes of the HTML document, which is longer; links after them are missing
 	// </favicon.ico>; rel="icon"
 }
+
+// A linkset that answers 500 is that linkset's problem, a *FollowError;
+// the resource itself answered 200, and its links and the other linkset's
+// are there. FollowLinksets fetches at most 16 linksets: more would be
+// reported with ErrLinksetLimit.
+func ExampleLinksetError() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `</broken>; rel="linkset"`)
+		w.Header().Add("Link", `</ls>; rel="linkset"`)
+	})
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "oops", http.StatusInternalServerError)
+	})
+	mux.HandleFunc("/ls", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/linkset")
+		io.WriteString(w, `<https://doi.example/42>; rel="cite-as"; anchor="/record"`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL+"/record", nil)
+	links, err := discover.Links(context.Background(), nil, req, discover.FollowLinksets())
+	fmt.Println(len(links), "links")
+	var le *discover.FollowError
+	var status *weblink.StatusError
+	if errors.As(err, &le) && errors.As(le, &status) {
+		fmt.Println(strings.TrimPrefix(le.URL, srv.URL), "answered", status.StatusCode)
+	}
+	fmt.Println("limit reached:", errors.Is(err, discover.ErrLinksetLimit))
+	// Output:
+	// 3 links
+	// /broken answered 500
+	// limit reached: false
+}

@@ -2,7 +2,9 @@ package discover
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,10 +25,6 @@ import (
 
 // defaultMaxBytes is how much of a body Links reads without MaxBytes.
 const defaultMaxBytes = 4 << 20
-
-// linksetAccept is the Accept field of the requests FollowLinksets sends
-// (RFC 9264 §7.2 and §8).
-const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q=0.9"
 
 // ErrTruncated is wrapped by the error of Links and HTML when a body was
 // longer than MaxBytes: the links found in the part read are returned, and
@@ -58,9 +56,9 @@ func configure(opts []Option) config {
 // are mostly written on <a>.
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
-// MaxBytes sets how many bytes of a body [Links] reads, of each document
-// (the resource and each linkset [FollowLinksets] fetches); the default is
-// 4 MiB. A longer body is not read further: its links found so far are
+// MaxBytes sets how many bytes of a body [Links] reads: of the resource,
+// and of the linksets [FollowLinksets] fetches together (rule 32); the
+// default is 4 MiB. A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
@@ -69,6 +67,9 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // it found (RFC 9264 §6) that share the origin of the resource's final URL,
 // each once, and append their links, with targets and anchors resolved
 // against the linkset's URL. Links in a linkset are not followed further.
+// At most 16 linksets are fetched, and at most MaxBytes of them are read
+// together; those left out are an error wrapping [ErrLinksetLimit], and
+// each linkset's problems are a [*FollowError] (rules 32 and 33).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
@@ -110,7 +111,9 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 //
 // req must be a GET (or HEAD, whose response has no body to read) with a
 // URL. The request sent is a clone of req with ctx; it is cancelled when
-// ctx or req.Context() is done.
+// ctx or req.Context() is done. A redirect to an origin other than req's
+// (or its https upgrade) keeps only the header fields that carry no
+// credentials (rule 30), under client.CheckRedirect as usual.
 func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...Option) (weblink.Links, error) {
 	cfg := configure(opts)
 	if cfg.maxBytes <= 0 {
@@ -129,7 +132,8 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 	}
 	ctx, stop := mergeContexts(ctx, req.Context())
 	defer stop()
-	f := fetcher{cfg: cfg, client: client, sources: linksource.From(ctx)}
+	home := originOf(req.URL)
+	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx)}
 	if f.sources != nil {
 		*f.sources = (*f.sources)[:0]
 	}
@@ -178,7 +182,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		st := statusError(resp, final)
 		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
 	}
-	f.body(resp, false)
+	f.body(resp, f.cfg.maxBytes, false)
 	if f.cfg.followLinksets {
 		f.followLinksets(ctx, req.Header.Get("User-Agent"), final)
 	}
@@ -208,12 +212,18 @@ func baseOf(u *url.URL) *url.URL {
 // is2xx reports whether code is a success status code (RFC 9110 §15.3).
 func is2xx(code int) bool { return code >= 200 && code <= 299 }
 
-// body reads the links of a 2xx response's body, at most MaxBytes of it,
-// by its media type. When linksetOnly is set (a linkset FollowLinksets
-// fetched), a body that is not a linkset is an error.
-func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
+// body reads the links of a 2xx response's body, at most limit bytes of
+// it, by its media type, and returns how many bytes it read. When fetched
+// is set (a linkset FollowLinksets fetched), a body that is not a linkset
+// is an error, and the errors do not name the linkset: the *FollowError
+// that wraps them does.
+func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	base := baseOf(resp.Request.URL)
-	cr := &capReader{r: resp.Body, n: f.cfg.maxBytes}
+	what := showURL(base)
+	if fetched {
+		what = "it"
+	}
+	cr := &capReader{r: resp.Body, n: limit}
 	br := bufio.NewReaderSize(cr, 1024)
 	contentType := resp.Header.Get("Content-Type")
 	mediaType := mediaTypeOf(contentType)
@@ -221,10 +231,10 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 		peek, _ := br.Peek(512)
 		mediaType = mediaTypeOf(http.DetectContentType(peek))
 	}
-	if linksetOnly && !isLinksetType(mediaType) {
-		f.probs.add(fmt.Errorf("discover: linkset %s served as %s, not %s or %s; not read",
-			showURL(base), quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
-		return
+	if fetched && !isLinksetType(mediaType) {
+		f.probs.add(fmt.Errorf("served as %s, not %s or %s; not read",
+			quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
+		return 0
 	}
 	switch mediaType {
 	case "text/html", "application/xhtml+xml":
@@ -242,29 +252,34 @@ func (f *fetcher) body(resp *http.Response, linksetOnly bool) {
 		f.probs.add(err)
 	default:
 		if isLinksetType(mediaType) {
-			f.linkset(br, mediaType, base)
+			f.linkset(br, mediaType, base, fetched)
 		}
 	}
 	if cr.cut {
-		f.probs.add(truncated(f.cfg.maxBytes, showURL(base)))
+		f.probs.add(truncated(limit, what))
 	}
+	return limit - max(cr.n, 0)
 }
 
 // isLinksetType reports whether a linkset parser reads mediaType;
 // application/json is read as application/linkset+json, for servers that
-// do not know the linkset types.
+// do not know the linkset types, when the document is one (see
+// isLinksetDocument).
 func isLinksetType(mediaType string) bool {
 	return mediaType == weblink.LinksetType || mediaType == weblink.LinksetJSONType || mediaType == "application/json"
 }
 
 // linkset reads a linkset document (RFC 9264 §4.1 or §4.2) and appends its
 // links, resolved against base. A document whose reading failed (the
-// connection broke, the time ran out) is not parsed: what came can parse
-// into links that were never sent (rel=ite of rel=item).
-func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
+// connection broke, the time ran out) is not parsed. A body served as application/json that is
+// not a linkset document is an ordinary resource, and is passed over
+// unless FollowLinksets fetched it (fetched) as a linkset.
+func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched bool) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
-		f.probs.add(fmt.Errorf("discover: reading linkset %s: %w", showURL(base), err))
+		// What came can parse into links that were never sent (rel=ite
+		// of rel=item): a document whose reading failed is not parsed.
+		f.probs.add(f.linksetErr(base, fetched, "reading: %w", err))
 		return
 	}
 	var links weblink.Links
@@ -273,78 +288,47 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL) {
 	} else {
 		err = links.UnmarshalJSON(doc)
 	}
+	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {
+		return // an ordinary JSON resource, not a linkset (rule 31)
+	}
 	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(base), err))
+		f.probs.add(f.linksetErr(base, fetched, "%w", err))
 	}
 	resolveLinks(links, base, &f.probs)
 	f.add(links, "linkset")
 }
 
-// followLinksets fetches the rel="linkset" targets among the links found
-// so far that share final's origin, each once, and appends their links.
-func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
-	seen := map[string]bool{withoutFragment(final): true}
-	for u := range f.targets("linkset", originOf(final), seen) {
-		f.fetchLinkset(ctx, userAgent, u)
+// linksetErr is the error of a linkset document at base: named by the
+// message when the resource itself is the linkset, and left to the
+// *FollowError that wraps it when FollowLinksets fetched it.
+func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err error) error {
+	if fetched {
+		return fmt.Errorf(format, err)
 	}
+	return fmt.Errorf("discover: linkset %s: "+format, showURL(base), err)
 }
 
-// statusError is the *weblink.StatusError of resp, a response to u whose
-// status is not 2xx, with its header and the first 2 KiB of its body, read
-// here: the body is closed unread for links afterwards.
-func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
-	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
-		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
-}
-
-// targets yields the absolute targets of the links found so far that
-// have the relation type rel and the origin o, each once: a target in
-// seen (compared without fragment) is skipped, and one yielded is added to
-// seen. Links appended while the loop runs are not visited (one level).
-func (f *fetcher) targets(rel string, o origin, seen map[string]bool) iter.Seq[*url.URL] {
-	return func(yield func(*url.URL) bool) {
-		n := len(f.links)
-		for i := 0; i < n; i++ {
-			if !f.links[i].HasRel(rel) {
-				continue
-			}
-			u, err := url.Parse(f.links[i].Target)
-			if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
-				continue
-			}
-			seen[withoutFragment(u)] = true
-			if !yield(u) {
-				return
-			}
-		}
+// isLinksetDocument reports whether doc is one JSON object whose sole
+// member is "linkset" (RFC 9264 §4.2.1), whatever that member holds: the
+// shape that tells a linkset served as application/json from any other
+// JSON resource (rule 31).
+func isLinksetDocument(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
 	}
-}
-
-// fetchLinkset GETs the linkset at u and appends its links.
-func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset %s: %w", showURL(u), err))
-		return
+	if tok, err := dec.Token(); err != nil || tok != "linkset" {
+		return false
 	}
-	req.Header.Set("Accept", linksetAccept)
-	if userAgent != "" {
-		req.Header.Set("User-Agent", userAgent)
+	var value json.RawMessage
+	if err := dec.Decode(&value); err != nil {
+		return false
 	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		f.probs.add(fmt.Errorf("discover: linkset: %w", err))
-		return
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return false
 	}
-	defer resp.Body.Close()
-	if resp.Request == nil || resp.Request.URL == nil {
-		resp.Request = req
-	}
-	if !is2xx(resp.StatusCode) {
-		f.probs.add(statusError(resp, resp.Request.URL))
-		return
-	}
-	f.body(resp, true)
+	_, err := dec.Token()
+	return err == io.EOF
 }
 
 // decodeHTML returns r decoded to UTF-8 from the charset that the HTML
@@ -421,3 +405,34 @@ func redacted(u *url.URL) string {
 
 // showURL is u for an error message: redacted, quoted and shortened.
 func showURL(u *url.URL) string { return quote(redacted(u)) }
+
+// statusError is the *weblink.StatusError of resp, a response to u whose
+// status is not 2xx, with its header and the first 2 KiB of its body, read
+// here: the body is closed unread for links afterwards.
+func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
+	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
+		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
+}
+
+// targets yields the absolute targets of the links found so far that
+// have the relation type rel and the origin o, each once: a target in
+// seen (compared without fragment) is skipped, and one yielded is added to
+// seen. Links appended while the loop runs are not visited (one level).
+func (f *fetcher) targets(rel string, o origin, seen map[string]bool) iter.Seq[*url.URL] {
+	return func(yield func(*url.URL) bool) {
+		n := len(f.links)
+		for i := 0; i < n; i++ {
+			if !f.links[i].HasRel(rel) {
+				continue
+			}
+			u, err := url.Parse(f.links[i].Target)
+			if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
+				continue
+			}
+			seen[withoutFragment(u)] = true
+			if !yield(u) {
+				return
+			}
+		}
+	}
+}

@@ -52,7 +52,7 @@ func resolve(base *url.URL, ref string, p *problems) string {
 	if base == nil {
 		return ref
 	}
-	u, err := url.Parse(ref)
+	u, err := plainuri.Parse(ref) // keeps every %HH as written (weblink's rule 32)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return ref
@@ -89,7 +89,7 @@ func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
 // <base href> of an HTML document and the xml:base of a feed. It returns
 // base when ref cannot be parsed.
 func resolveURL(base *url.URL, ref string, p *problems) *url.URL {
-	u, err := url.Parse(ref)
+	u, err := plainuri.Parse(ref)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return base

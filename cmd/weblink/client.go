@@ -34,15 +34,17 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin, and the command's User-Agent unless it has one. A request to
-// another origin goes without Referer, which net/http sets on redirects to
-// the URL redirected from: its path and query (an access_token=...) are
-// the user's, not the other origin's. It does not modify req.
+// origin, and with only those of weblink's rule 31 (Accept, User-Agent,
+// ...) when it goes elsewhere; with the command's User-Agent unless it has
+// one. A request to another origin goes without Referer, which net/http
+// sets on redirects to the URL redirected from: its path and query (an
+// access_token=...) are the user's, not the other origin's. It does not
+// modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	home := sameOrigin(originOf(req.URL), c.home)
 	agent := req.Header.Get("User-Agent") == ""
 	referer := !home && req.Header.Get("Referer") != ""
-	user := home && (c.user != nil || len(c.headers) > 0)
+	user := home && (c.user != nil || len(c.headers) > 0) || !home && c.shared()
 	if !agent && !referer && !user {
 		return c.base.RoundTrip(req)
 	}
@@ -53,20 +55,32 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	if referer {
 		r.Header.Del("Referer")
 	}
-	if user {
-		for name, values := range c.headers {
-			if strings.EqualFold(name, "Host") {
-				r.Host = values[len(values)-1]
-				continue
-			}
-			r.Header[name] = values
+	for name, values := range c.headers {
+		switch {
+		case !home && !weborigin.IsShared(name):
+			continue
+		case strings.EqualFold(name, "Host"):
+			r.Host = values[len(values)-1]
+			continue
 		}
-		if c.user != nil && r.Header.Get("Authorization") == "" {
-			pass, _ := c.user.Password()
-			r.SetBasicAuth(c.user.Username(), pass)
-		}
+		r.Header[name] = values
+	}
+	if home && c.user != nil && r.Header.Get("Authorization") == "" {
+		pass, _ := c.user.Password()
+		r.SetBasicAuth(c.user.Username(), pass)
 	}
 	return c.base.RoundTrip(r)
+}
+
+// shared reports whether -H set a field that goes to every origin
+// (weblink's rule 31: Accept, User-Agent, ...).
+func (c *credentials) shared() bool {
+	for name := range c.headers {
+		if weborigin.IsShared(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // userAgent is the User-Agent of every request of the command, to the
@@ -132,16 +146,21 @@ func userinfoEnd(s string) int {
 }
 
 // newClient returns the HTTP client for -url: it gives the headers of -H
-// and the userinfo of -url only to that URL's origin, gives up on a
-// request after -timeout, and reads at most maxInput bytes of a response
-// head, as of standard input (net/http alone reads 10 MiB).
-func newClient(opts options) *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxResponseHeaderBytes = maxInput
-	var tr http.RoundTripper = t
+// and the userinfo of -url only to that URL's origin (all but those of
+// weblink's rule 31), and reads at most maxInput bytes of a response head,
+// as of standard input (net/http alone reads 10 MiB). It has no timeout of
+// its own: -timeout is the deadline of the whole run (runEnv). base, when
+// not nil, sends the requests instead of a clone of http.DefaultTransport.
+func newClient(opts options, base http.RoundTripper) *http.Client {
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxResponseHeaderBytes = maxInput
+		base = t
+	}
+	tr := base
 	if opts.url != "" {
 		u, _ := url.Parse(opts.url) // parseArgs checked it
 		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
 	}
-	return &http.Client{Transport: tr, Timeout: opts.timeout}
+	return &http.Client{Transport: tr} // -timeout is the run's deadline (runEnv)
 }

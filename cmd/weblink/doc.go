@@ -46,12 +46,13 @@
 //	    $ weblink -url https://api.example.com/items -all -max-pages 20
 //	-H 'Name: value'
 //	    with -url: add the request header 'Name: value' (repeat it for several)
-//	    to the requests to the origin of -url, never to another origin, also on
-//	    redirects
+//	    to the requests to the origin of -url, also on redirects; another origin
+//	    gets only Accept, Accept-Encoding, Accept-Language, Cache-Control,
+//	    Pragma and User-Agent
 //	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
 //	-timeout DURATION
-//	    with -url: give up on a request after DURATION, such as 10s or 2m
-//	    (default 30s)
+//	    with -url: stop the whole run (every request, page and linkset) after
+//	    DURATION, such as 10s or 2m (default 30s)
 //	    $ weblink -url https://slow.example/items -timeout 2m
 //	-wait DURATION
 //	    with -url: wait out rate limits, for at most DURATION in all (0, the

@@ -240,13 +240,18 @@ func (c *command) parseTemplates(heads []head) (all []linktemplate.Template, hin
 // each problem that Parse or Validate found. Only the top level is split:
 // an error that wraps a *weblink.SyntaxError with its cause stays whole.
 func leaves(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err == nil {
+			return nil
+		}
+		return []error{err}
 	}
-	if err == nil {
-		return nil
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, leaves(e)...)
 	}
-	return []error{err}
+	return out
 }
 
 // A fieldChecker is a renderer that checks each field value itself, and

@@ -47,6 +47,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"time"
@@ -99,8 +100,9 @@ type env struct {
 	stdoutTerminal bool // colours in the table
 	stderrTerminal bool // the progress line of -all
 	now            func() time.Time
-	columns        func() int    // the width of the terminal on standard error; 0 when unknown
-	tick           time.Duration // how often the progress line is redrawn; 0: only as the fetch moves
+	columns        func() int        // the width of the terminal on standard error; 0 when unknown
+	tick           time.Duration     // how often the progress line is redrawn; 0: only as the fetch moves
+	transport      http.RoundTripper // nil: a clone of http.DefaultTransport; tests route host names
 }
 
 // systemEnv returns the env of a process with these files.
@@ -133,6 +135,13 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	if !ok {
 		return code
 	}
+	if opts.url != "" {
+		// -timeout is the deadline of the whole run: every request,
+		// redirect, page and linkset (discover's rule 32 bounds how many).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
+		defer cancel()
+	}
 	out := bufio.NewWriter(e.stdout)
 	src, render := opts.mode(values, e.stdin)
 	c := &command{
@@ -141,7 +150,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		out:    out,
 		stderr: e.stderr,
 		colour: e.stdoutTerminal && plainTerminal(e.getenv),
-		client: newClient(opts),
+		client: newClient(opts, e.transport),
 		now:    e.now,
 		render: render,
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
@@ -43,24 +45,37 @@ func discoverSource(c *command) error {
 		return nil
 	}
 	links, err := discover.Links(ctx, &client, req, discover.Hyperlinks(), discover.FollowLinksets())
+	problems := leaves(err)
+	// The resource's own status is a *weblink.StatusError among the
+	// problems; a linkset's is inside its *discover.FollowError, a problem
+	// of that linkset (discover's rule 33).
 	var status *weblink.StatusError
+	for _, e := range problems {
+		if se, ok := e.(*weblink.StatusError); ok {
+			status = se
+		}
+	}
 	var unsent *url.Error // a request failed before its response head
-	if err != nil && len(links) == 0 && !errors.As(err, &status) && (errors.As(err, &unsent) || !c.cutShort(err)) {
-		return c.fetchError(err) // nothing to show
+	if err != nil && len(links) == 0 && status == nil && (errors.As(err, &unsent) || !c.cutShort(err)) {
+		return c.fetchError(err) // the request failed: nothing to show
 	}
 	base := *final
 	base.User = nil
-	var cut error // what ended the reading of a body: -timeout or an interrupt
-	for _, e := range leaves(err) {
+	var cut error // what ended the reading of the resource's body: -timeout or an interrupt
+	for _, e := range problems {
+		var follow *discover.FollowError
 		switch {
-		case errors.As(e, &status):
-		case c.cutShort(e) && !errors.As(e, &unsent): // a linkset's request is a problem
+		case e == error(status):
+		case c.cutShort(e) && !errors.As(e, &unsent) && !errors.As(e, &follow):
 			if cut == nil {
 				cut = c.bodyCut(&base)
 			}
 		default:
-			c.fail(e)
+			c.fail(c.discoverError(e)) // each on its own line
 		}
+	}
+	if cut == nil && errors.Is(c.ctx.Err(), context.DeadlineExceeded) {
+		c.errorf("-timeout %v passed: the discovery stopped there; raise -timeout to wait longer", c.opts.timeout)
 	}
 	if err := c.show(page{discovered: &discovered{links: links, sources: sources, base: &base}}); err != nil {
 		return err
@@ -86,8 +101,23 @@ func (c *command) cutShort(err error) bool {
 // arriving (-discover: the links shown are from the part read; a
 // link-format body shows none).
 func (c *command) bodyCut(u *url.URL) error {
-	if c.ctx.Err() != nil {
+	if err := c.ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("interrupted while reading the body of %s", messageURL(u.String()))
 	}
 	return fmt.Errorf("GET %s: the body did not arrive within %v (-timeout)", messageURL(u.String()), c.opts.timeout)
+}
+
+// discoverError words a problem of discover.Links as the command words
+// the failures of -url: a linkset's own status as "linkset URL answered
+// 500 ...", its other problems after "linkset URL: ".
+func (c *command) discoverError(err error) error {
+	fe, ok := err.(*discover.FollowError)
+	if !ok {
+		return err
+	}
+	var se *weblink.StatusError
+	if errors.As(fe.Err, &se) {
+		return fmt.Errorf("linkset %w", c.fetchError(se))
+	}
+	return fmt.Errorf("linkset %s: %s", clean(fe.URL), strings.TrimPrefix(strings.TrimPrefix(fe.Err.Error(), "weblink: "), "discover: "))
 }

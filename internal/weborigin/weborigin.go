@@ -1,25 +1,45 @@
 // Package weborigin is the origin of a URL (RFC 6454 §4) as package weblink,
 // its discover subpackage and the weblink command compare them: which pages
 // Pages follows, where credentials may go, which linksets discover fetches.
+//
+// Two URLs are one origin only when net/http sends their requests to the
+// same host. A host of plain ASCII is compared ASCII case-insensitively, as
+// DNS compares names (RFC 4343), and net/http dials it as written. A host
+// with any byte outside ASCII is compared byte for byte, as net/url decodes
+// it, and is never the origin of an ASCII host: net/http dials such a host
+// by its IDNA mapping (UTS #46, golang.org/x/net/idna's Lookup profile, in
+// the copy the Go release vendors), which strings.ToLower does not follow
+// (it makes api.gİthub.test api.github.test, where net/http dials
+// api.xn--github-qyd.test) and which this package does not repeat: its
+// tables change with Unicode and with the Go release, so api.bücher.example
+// and api.xn--bcher-kva.example are two origins here though they are one
+// host. Erring that way withholds credentials from a host that could have
+// had them, never the reverse.
 package weborigin
 
 import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Origin is the scheme, host and port of a URL (RFC 6454 §4), with the
-// scheme and host lower-cased and an absent port replaced by the scheme's
-// default for http and https. Two URLs have the same origin when their
-// Origins are equal (==).
+// scheme lower-cased, the host lower-cased when it is plain ASCII (and left
+// as it is otherwise: see the package documentation) and an absent port
+// replaced by the scheme's default for http and https. Two URLs have the
+// same origin when their Origins are equal (==).
 type Origin struct {
 	Scheme, Host, Port string
 }
 
 // Of returns the origin of u.
 func Of(u *url.URL) Origin {
-	o := Origin{Scheme: strings.ToLower(u.Scheme), Host: strings.ToLower(u.Hostname()), Port: u.Port()}
+	o := Origin{Scheme: strings.ToLower(u.Scheme), Host: u.Hostname(), Port: u.Port()}
+	if isASCII(o.Host) {
+		o.Host = ascii.Lower(o.Host)
+	}
 	if o.Port == "" {
 		switch o.Scheme {
 		case "http":
@@ -31,10 +51,40 @@ func Of(u *url.URL) Origin {
 	return o
 }
 
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // String returns the origin as scheme://host:port, the form RFC 6454 §6.2
-// serialises it in but with the port always written.
+// serialises it in but with the port always written. The bytes of the host
+// outside printable ASCII are written %HH, as net/url writes a host, so
+// that a look-alike host shows as one: http://api.g%C4%B0thub.test:80.
 func (o Origin) String() string {
-	return o.Scheme + "://" + net.JoinHostPort(o.Host, o.Port)
+	return o.Scheme + "://" + net.JoinHostPort(escapeHost(o.Host), o.Port)
+}
+
+// escapeHost returns host with every byte outside printable ASCII written
+// as %HH.
+func escapeHost(host string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if c > 0x20 && c < 0x7f {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
 }
 
 // Admits reports whether what a user gave for the origin o (credentials,

@@ -1,7 +1,9 @@
 package weborigin
 
 import (
+	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 )
 
@@ -13,6 +15,8 @@ func TestOf(t *testing.T) {
 		{"http://[::1]:8080/", "http://[::1]:8080"},
 		{"ftp://example.com/", "ftp://example.com:"},
 		{"http://user:pw@example.com/", "http://example.com:80"},
+		{"http://api.g%C4%B0thub.test/", "http://api.g%C4%B0thub.test:80"},
+		{"http://B\u00fccher.example/", "http://B%C3%BCcher.example:80"},
 	} {
 		u, err := url.Parse(tc.in)
 		if err != nil {
@@ -37,11 +41,47 @@ func TestAdmits(t *testing.T) {
 		{"http://a.example/", "https://b.example/", false},      // nor another host
 		{"http://a.example/", "http://www.a.example/", false},   // subdomains are other hosts
 		{"https://a.example/", "https://a.example:443/y", true},
+		// Hosts that are not plain ASCII (rule 30): net/http dials
+		// api.xn--github-qyd.test for the first, though strings.ToLower
+		// makes it api.github.test.
+		{"http://api.github.test/", "http://api.g\u0130thub.test/", false},
+		{"http://api.github.test/", "http://api.g%C4%B0thub.test/", false},
+		{"http://api.g\u0130thub.test/", "http://api.github.test/", false},
+		{"http://api.githuss.test/", "http://api.githu\u1e9e.test/", false},
+		{"http://api.githu\u00df.test/", "http://api.githu\u1e9e.test/", false},
+		{"http://k.example/", "http://\u212a.example/", false}, // the Kelvin sign
+		{"http://b\u00fccher.example/", "http://b\u00fccher.example/x", true},
+		{"http://b\u00fccher.example/", "https://b\u00fccher.example/", true},
+		{"http://B\u00fccher.example/", "http://b\u00fccher.example/", false}, // compared byte for byte
 	} {
 		home, _ := url.Parse(tc.home)
 		to, _ := url.Parse(tc.to)
 		if got := Of(home).Admits(Of(to)); got != tc.want {
 			t.Errorf("Of(%s).Admits(Of(%s)) = %v, want %v", tc.home, tc.to, got, tc.want)
 		}
+	}
+}
+
+func TestWithhold(t *testing.T) {
+	h := http.Header{
+		"Authorization":   {"Bearer t"},
+		"PRIVATE-TOKEN":   {"glpat"},
+		"x-api-key":       {"k"},
+		"Cookie":          {"s=1"},
+		"X-Trace":         {"abc"},
+		"Accept":          {"application/json"},
+		"accept-language": {"de"},
+		"User-Agent":      {"ua"},
+		"Cache-Control":   {"no-cache"},
+	}
+	Withhold(h)
+	var got []string
+	for name := range h {
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	want := []string{"Accept", "Cache-Control", "User-Agent", "accept-language"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Withhold kept %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runRouted runs the command with every request, whatever its host, sent
+// to the server of rec (as a resolver that answers 127.0.0.1 for every
+// name would), so that look-alike host names can be tested.
+func runRouted(t *testing.T, rec *recorder, args ...string) result {
+	t.Helper()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, rec.srv.Listener.Addr().String())
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	var stdout, stderr bytes.Buffer
+	e := systemEnv(strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+	e.transport = tr
+	code := runEnv(context.Background(), args, e)
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// TestLookalikeHostCredentials: -H headers go to the origin of -url only,
+// and http://api.gİthub.test (U+0130) is not api.github.test, though
+// strings.ToLower says so: net/http sends the request to
+// api.xn--github-qyd.test (weblink's rule 30). Neither a redirect there
+// nor, with -all, a next link carries Authorization.
+func TestLookalikeHostCredentials(t *testing.T) {
+	const lookalike = "http://api.g%C4%B0thub.test"
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, lookalike+"/landed", http.StatusFound)
+		case "/p1":
+			w.Header().Set("Link", "<"+lookalike+`/p2>; rel="next"`)
+		default:
+			w.Header().Set("Link", `</end>; rel="last"`)
+		}
+	})
+	runRouted(t, rec, "-url", "http://api.github.test/away", "-H", "Authorization: Bearer T0KEN", "-rel", "last")
+	runRouted(t, rec, "-url", "http://api.github.test/p1", "-H", "Authorization: Bearer T0KEN", "-all")
+	paths, got := rec.requests()
+	for i, h := range got {
+		host := h.Get("X-Seen-Host")
+		home := host == "api.github.test"
+		if (h.Get("Authorization") != "") != home {
+			t.Errorf("request %d, %s to %s: Authorization %q", i+1, paths[i], host, h.Get("Authorization"))
+		}
+	}
+	if len(got) < 3 {
+		t.Errorf("%d requests (%q), want the redirect, where it led, and page 1", len(got), paths)
+	}
+}
+
+// TestDiscoverLinksetProblems: with -discover, each problem is on its own
+// line, and a linkset that answers 500 is that linkset's problem, not a
+// failure of -url: the endpoint -rel found is printed and the exit status
+// is 0 (discover's rule 33).
+func TestDiscoverLinksetProblems(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/post":
+			w.Header().Add("Link", `</webmention>; rel="webmention"`)
+			w.Header().Add("Link", `</ls500>; rel="linkset"`)
+			w.Header().Add("Link", `</lsbad>; rel="linkset"`)
+			w.Header().Add("Link", `</lsok>; rel="linkset"`)
+		case "/ls500":
+			http.Error(w, "oops", http.StatusInternalServerError)
+		case "/lsbad":
+			w.Header().Set("Content-Type", "application/linkset+json")
+			w.Write([]byte(`{"linkset": 1}`))
+		case "/lsok":
+			w.Header().Set("Content-Type", "application/linkset")
+			w.Write([]byte(`</x>; rel="item"; anchor="/post"`))
+		}
+	})
+	r := runCmd(t, "", "-url", rec.srv.URL+"/post", "-discover", "-rel", "webmention")
+	r.want(t, exitOK, rec.srv.URL+"/webmention\n")
+	t.Logf("stderr:\n%s", r.stderr)
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "/ls500") || !strings.Contains(lines[0], "500") || !strings.Contains(lines[1], "/lsbad") {
+		t.Errorf("stderr:\n%s\nwant one line for /ls500 and one for /lsbad", r.stderr)
+	}
+}
+
+// TestDiscoverTimeout: -timeout is the deadline of the whole run, not of
+// each request: 15 linksets that never answer hold -discover -timeout
+// 500ms for about 500ms, not 15 times that. (The bound checked is wide: a
+// loaded machine is slow, but not 7 seconds slow.)
+func TestDiscoverTimeout(t *testing.T) {
+	stall := make(chan struct{})
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/post" {
+			w.Header().Add("Link", `</webmention>; rel="webmention"`)
+			for i := range 15 {
+				w.Header().Add("Link", "</ls/"+string(rune('a'+i))+`>; rel="linkset"`)
+			}
+			return
+		}
+		select {
+		case <-stall:
+		case <-r.Context().Done():
+		}
+	})
+	defer close(stall)
+	start := time.Now()
+	r := runCmd(t, "", "-url", rec.srv.URL+"/post", "-discover", "-rel", "webmention", "-timeout", "500ms")
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("-discover -timeout 500ms took %v", took)
+	}
+	t.Logf("stderr:\n%s", r.stderr)
+	if !strings.Contains(r.stderr, "-timeout") {
+		t.Errorf("stderr %q, want it to say -timeout ended the run", r.stderr)
+	}
+}
+
+// TestOtherOriginHeaders: a request to another origin gets, of the -H
+// headers, only those of weblink's rule 31 (Accept, User-Agent, ...), as
+// Pages and discover send them: not PRIVATE-TOKEN, X-Api-Key or the like.
+func TestOtherOriginHeaders(t *testing.T) {
+	other := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", `</more>; rel="next"`)
+	})
+	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.srv.URL+"/landed", http.StatusFound)
+	})
+	runCmd(t, "", "-url", home.srv.URL+"/away", "-rel", "next", "-H", "Accept: application/vnd.api+json", "-H", "User-Agent: my-agent",
+		"-H", "PRIVATE-TOKEN: glpat", "-H", "X-Api-Key: k3y", "-H", "Api-Key: k", "-H", "X-Auth-Token: t").want(t, exitOK, other.srv.URL+"/more\n")
+	_, got := other.requests()
+	if len(got) != 1 {
+		t.Fatalf("the other origin got %d requests", len(got))
+	}
+	h := got[0]
+	for _, name := range []string{"PRIVATE-TOKEN", "X-Api-Key", "Api-Key", "X-Auth-Token"} {
+		if v := h.Values(name); v != nil {
+			t.Errorf("the other origin got %s: %q", name, v)
+		}
+	}
+	if h.Get("Accept") != "application/vnd.api+json" || h.Get("User-Agent") != "my-agent" {
+		t.Errorf("the other origin got Accept %q, User-Agent %q; want those of -H", h.Get("Accept"), h.Get("User-Agent"))
+	}
+}

@@ -1,0 +1,26 @@
+package discover
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLinksKeepEscapes: resolution never decodes an escaped reserved
+// character (weblink's rule 32), in the header, the body and a <base>.
+func TestLinksKeepEscapes(t *testing.T) {
+	srv := httptest.NewServer(respond(200, "text/html; charset=utf-8",
+		`<link rel="a" href="a%2fb/ä"><base href="/b%2fc/ä/"><link rel="b" href="x%3Fy"><link rel="c" href="../ä%2f..%2f/">`,
+		`</h%2fi/ä>; rel="h"`))
+	defer srv.Close()
+	links, err := get(t, srv.URL+"/d/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"h /h%2fi/%C3%A4", "a /b%2fc/%C3%A4/a%2fb/%C3%A4", "b /b%2fc/%C3%A4/x%3Fy", "c /b%2fc/%C3%A4%2f..%2f/"}
+	if got := summary(links, srv.URL); !cmp.Equal(got, want) {
+		t.Errorf("links %s\nwant  %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+}

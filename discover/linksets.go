@@ -1,0 +1,130 @@
+package discover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/weblinking/weblink"
+)
+
+// maxLinksets is how many linksets FollowLinksets fetches for one resource
+// (rule 32): Signposting points to one or two.
+const maxLinksets = 16
+
+// linksetAccept is the Accept field of the requests FollowLinksets sends
+// (RFC 9264 §7.2 and §8).
+const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q=0.9"
+
+// ErrLinksetLimit is wrapped by the error of [Links] when [FollowLinksets]
+// left rel="linkset" targets unfetched: more than 16 of them, or more bytes
+// than [MaxBytes] in the linksets together (rule 32). The error says how
+// many and from which on. Test for it with errors.Is.
+var ErrLinksetLimit = errors.New("discover: linkset limit reached")
+
+// FollowError is a problem of one linkset that [FollowLinksets] followed
+// (not to be confused with [weblink.LinksetError], a linkset document that
+// does not parse, which may be its Err):
+// the request failed, the answer was not 2xx (Err is a
+// [*weblink.StatusError]), or the document was cut ([ErrTruncated]), not a
+// linkset or not well-formed. The error of [Links] joins one for each
+// such problem, so that a caller can tell a linkset's problems from the
+// resource's: a *weblink.StatusError that is not inside a FollowError is
+// the resource's own status (rule 33).
+type FollowError struct {
+	URL string // the linkset's URL, without userinfo and fragment
+	Err error  // the problem
+}
+
+// Error names the linkset and the problem.
+func (e *FollowError) Error() string {
+	return "discover: linkset " + quote(e.URL) + ": " + e.Err.Error()
+}
+
+// Unwrap returns e.Err, so that errors.Is and errors.As see the problem.
+func (e *FollowError) Unwrap() error { return e.Err }
+
+// followLinksets fetches the rel="linkset" targets among the links found
+// so far that share final's origin, each once, at most maxLinksets of them
+// and at most MaxBytes of them together, and appends their links. Those
+// left out are reported with ErrLinksetLimit.
+func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
+	seen := map[string]bool{withoutFragment(final): true}
+	budget := f.cfg.maxBytes
+	fetched, left := 0, 0
+	var first *url.URL // the first linkset left out
+	for u := range f.targets("linkset", originOf(final), seen) {
+		if fetched == maxLinksets || budget <= 0 || ctx.Err() != nil {
+			if left++; first == nil {
+				first = u
+			}
+			continue
+		}
+		fetched++
+		budget -= f.fetchLinkset(ctx, userAgent, u, budget)
+	}
+	if left > 0 {
+		why := fmt.Sprintf("%d were fetched, the most FollowLinksets fetches", fetched)
+		switch {
+		case ctx.Err() != nil:
+			why = context.Cause(ctx).Error()
+		case budget <= 0:
+			why = fmt.Sprintf("the %d linksets fetched hold the %d bytes (MaxBytes) FollowLinksets reads of them together", fetched, f.cfg.maxBytes)
+		}
+		f.probs.add(fmt.Errorf("%w: %d linksets not followed, from %s on: %s", ErrLinksetLimit, left, showURL(first), why))
+	}
+}
+
+// fetchLinkset GETs the linkset at u, reads at most limit bytes of it and
+// appends its links. It returns how many bytes it read. Its problems are
+// reported as *FollowError.
+func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) int64 {
+	var read int64
+	f.scoped(func(err error) error { return &FollowError{URL: redacted(u), Err: err} }, func() {
+		read = f.readLinkset(ctx, userAgent, u, limit)
+	})
+	return read
+}
+
+// readLinkset is fetchLinkset, reporting the problems unwrapped.
+func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) int64 {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		f.probs.add(err)
+		return 0
+	}
+	req.Header.Set("Accept", linksetAccept)
+	if userAgent != "" {
+		req.Header.Set("User-Agent", userAgent)
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		f.probs.add(err)
+		return 0
+	}
+	defer resp.Body.Close()
+	if resp.Request == nil || resp.Request.URL == nil {
+		resp.Request = req
+	}
+	if !is2xx(resp.StatusCode) {
+		f.probs.add(statusError(resp, resp.Request.URL))
+		return 0
+	}
+	return f.body(resp, limit, true)
+}
+
+// scoped runs read with a problem list of its own, then adds each of its
+// problems to f's, wrapped by wrap: the problems of one linkset or catalog,
+// named by it.
+func (f *fetcher) scoped(wrap func(error) error, read func()) {
+	outer := f.probs
+	f.probs = problems{}
+	read()
+	for _, err := range f.probs.errs {
+		outer.add(wrap(err))
+	}
+	outer.more += f.probs.more
+	f.probs = outer
+}

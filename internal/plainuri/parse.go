@@ -1,0 +1,116 @@
+package plainuri
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Parse is url.Parse for a reference that resolution will write back:
+// the returned URL's String keeps every %HH escape of ref as written, so
+// that resolving it never decodes an escaped reserved character such as
+// %2F (RFC 3986 §2.2, §6.2.2.2: only unreserved characters may be decoded).
+// url.Parse alone keeps the path and fragment as written only when they
+// hold nothing that it would escape; otherwise it writes back its decoded
+// form, re-escaped, and http://x/a%2fb/ä becomes http://x/a/b/%C3%A4 (and
+// a literal "!" or "[" becomes %21 or %5B). So when the path or fragment
+// holds such bytes (any byte outside ASCII, a control, a space or one of
+// "<>\^`{|}) and something net/url would change ("%", or one of !'()*[]),
+// Parse gives the URL that part as written with those bytes
+// percent-encoded: for the bytes outside ASCII that is the IRI to URI
+// mapping of RFC 3987 §3.1, and for the others what net/url writes anyway.
+// A query is written with those bytes percent-encoded too. The authority
+// is left to net/url, and ref parses exactly when url.Parse(ref) does.
+func Parse(ref string) (*url.URL, error) {
+	u, err := url.Parse(ref)
+	if err != nil || u.Opaque != "" {
+		return u, err
+	}
+	rest := ref[afterAuthority(ref):]
+	fragment, hasFragment := "", false
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest, fragment, hasFragment = rest[:i], rest[i+1:], true
+	}
+	path, query, hasQuery := rest, "", false
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		path, query, hasQuery = rest[:i], rest[i+1:], true
+	}
+	if needsEscape(path) && netURLChanges(path) {
+		u.RawPath = escape(path)
+	}
+	if hasQuery && needsEscape(query) {
+		u.RawQuery = escape(query)
+	}
+	if hasFragment && (needsEscape(fragment) || strings.Contains(fragment, "#")) && netURLChanges(fragment) {
+		u.RawFragment = strings.ReplaceAll(escape(fragment), "#", "%23") // a fragment holds no "#" (RFC 3986 §3.5)
+	}
+	return u, nil
+}
+
+// netURLChanges reports whether s, a path or fragment, holds a byte that
+// net/url writes differently from s when it does not keep s as written: an
+// escape, which it decodes, or a sub-delim or bracket it escapes.
+func netURLChanges(s string) bool {
+	return strings.ContainsAny(s, "%!'()*[]")
+}
+
+// afterAuthority returns the index in ref where its path starts, as
+// url.Parse splits it: after the scheme and the "//" authority, if it has
+// them (RFC 3986 §3); a reference without a scheme that starts with "///"
+// is a path for url.Parse, not an empty authority.
+func afterAuthority(ref string) int {
+	i := 0
+	for j := 0; j < len(ref); j++ {
+		c := ref[j]
+		if c == ':' && j > 0 {
+			i = j + 1
+			break
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			break
+		}
+	}
+	if len(ref)-i < 2 || ref[i] != '/' || ref[i+1] != '/' || i == 0 && strings.HasPrefix(ref, "///") {
+		return i
+	}
+	for j := i + 2; j < len(ref); j++ {
+		if c := ref[j]; c == '/' || c == '?' || c == '#' {
+			return j
+		}
+	}
+	return len(ref)
+}
+
+// needsEscape reports whether s holds a byte that escape encodes.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if mustEscape(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustEscape reports whether url.Parse drops the raw form of a path or
+// fragment that holds c.
+func mustEscape(c byte) bool {
+	switch c {
+	case ' ', '"', '<', '>', '\\', '^', '`', '{', '|', '}':
+		return true
+	}
+	return c < 0x20 || c >= 0x7f
+}
+
+// escape returns ref with every byte that mustEscape percent-encoded.
+func escape(ref string) string {
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(ref)+16)
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		if mustEscape(c) {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}

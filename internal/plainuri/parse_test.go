@@ -1,0 +1,38 @@
+package plainuri
+
+import "testing"
+
+// TestParse checks that Parse keeps every %HH escape as written where
+// url.Parse alone decodes it, encodes what a URI cannot hold, and leaves
+// the authority and what url.Parse refuses to url.Parse.
+func TestParse(t *testing.T) {
+	for _, tc := range []struct{ ref, want string }{
+		{"http://x/a%2fb/\u00e4", "http://x/a%2fb/%C3%A4"},
+		{"http://x/a%2Fb/c", "http://x/a%2Fb/c"},
+		{"a%2fb/\u00e4#f%2f\u00e4", "a%2fb/%C3%A4#f%2f%C3%A4"},
+		{"/a!b/\u00e4", "/a!b/%C3%A4"},
+		{"/a[b]/c d", "/a[b]/c%20d"},
+		{"/\u00e4", "/%C3%A4"},
+		{"?q=\u00e4", "?q=%C3%A4"},
+		{"http://b\u00fccher.example/%2f\u00e4", "http://b%C3%BCcher.example/%2f%C3%A4"},
+		{"http://a\"b/%2f\u00e4", "http://a\"b/%2f%C3%A4"}, // the host as net/url writes it
+		{"mailto:\u00e4%2f", "mailto:\u00e4%2f"},
+		{"///!00 ", "///!00%20"},
+		{"##%21", "#%23%21"}, // a path for url.Parse, not an empty authority
+		{"a:///!%2f ", "a:///!%2f%20"},
+	} {
+		u, err := Parse(tc.ref)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.ref, err)
+			continue
+		}
+		if got := u.String(); got != tc.want {
+			t.Errorf("Parse(%q).String() = %q, want %q", tc.ref, got, tc.want)
+		}
+	}
+	for _, ref := range []string{"http://x/%zz", "%", "http://[::1"} {
+		if _, err := Parse(ref); err == nil {
+			t.Errorf("Parse(%q): no error, as url.Parse gives", ref)
+		}
+	}
+}
