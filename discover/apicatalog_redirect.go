@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // maxCatalogRedirects is how many redirects APICatalog follows for one
@@ -26,9 +26,9 @@ var errAlreadyRead = errors.New("discover: redirect to an API catalog already re
 // the policy of APICatalog (rule 16): any origin, never from https to
 // http, never to a URL already requested in the chain, at most
 // maxCatalogRedirects, never to a URL in read (catalogs read already,
-// compared without fragment: errAlreadyRead); and the Authorization,
-// Cookie and Proxy-Authorization fields of a request (set for home, under
-// any spelling) only to home and its https upgrade. The client's own
+// compared without fragment: errAlreadyRead); and the fields of a request
+// other than those every origin gets (Accept, User-Agent, ...; the root
+// package's rule 31) only to home and its https upgrade. The client's own
 // CheckRedirect runs after these checks.
 func guardCatalogRedirects(client *http.Client, home origin, read map[string]bool) *http.Client {
 	c := *client
@@ -51,11 +51,7 @@ func guardCatalogRedirects(client *http.Client, home origin, read map[string]boo
 			return fmt.Errorf("discover: stopped after %d redirects", maxCatalogRedirects)
 		}
 		if !home.Admits(originOf(req.URL)) {
-			for name := range req.Header {
-				if ascii.EqualFold(name, "Authorization") || ascii.EqualFold(name, "Cookie") || ascii.EqualFold(name, "Proxy-Authorization") {
-					delete(req.Header, name)
-				}
-			}
+			weborigin.Withhold(req.Header)
 		}
 		if check != nil {
 			return check(req, via)
