@@ -336,13 +336,15 @@ func (r *parallelRun) launch(prev *http.Response) {
 	if r.closed || r.sent >= r.s.last {
 		return
 	}
-	r.sent++
-	k := r.sent
+	k := r.sent + 1
 	sl := &r.slots[k%len(r.slots)]
 	req, err := r.p.linkRequest(sl.w.reqCtx, prev, k-1, r.s.url(k))
 	if err == nil {
 		err = r.p.beforeNext(prev, req)
 	}
+	// Page k counts as sent only now: when BeforeNext panics, discard
+	// must not wait for a page that has no result coming.
+	r.sent = k
 	if err != nil {
 		sl.res <- pageResult{err: err}
 		r.closed = true

@@ -714,6 +714,31 @@ func TestParallelBeforeNextRefuses(t *testing.T) {
 	}
 }
 
+// A BeforeNext that panics ends the iteration with its panic, as without
+// Parallel: the page it was called for was never sent, and the iteration
+// does not wait for it.
+func TestParallelBeforeNextPanics(t *testing.T) {
+	const pages = 5
+	a := newAPI(t, pages, numbered(pages))
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	hook := weblink.BeforeNext(func(prev *http.Response, next *http.Request) error { panic("boom") })
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		for range weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(3), hook) {
+		}
+	}()
+	select {
+	case v := <-done:
+		if v != "boom" {
+			t.Errorf("recovered %v, want the panic of BeforeNext", v)
+		}
+	case <-time.After(10 * time.Second): // at once, with very wide slack
+		t.Fatal("the panic of BeforeNext never came out of the loop")
+	}
+}
+
 // Items with Parallel yields the items of every page in order, as without.
 func TestParallelItems(t *testing.T) {
 	const pages = 15
