@@ -220,11 +220,14 @@ func FuzzFindNext(f *testing.F) {
 			return
 		}
 		resp := nextResponse(t, base, []string{line1, line2})
-		if !u.IsAbs() {
+		if !u.IsAbs() || !uriBytes(base) {
 			// A client's request URL is absolute. Against a relative one
 			// net/url can resolve to a URL it cannot parse back (""
 			// against ".//%20" is "//%20"), which the old path reported
 			// and findNext does not look for: only no panic is checked.
+			// So too for a request URL holding a byte no URI holds (a
+			// raw space in "A:? "): rule 32 writes it %20 in a resolved
+			// anchor, net/url keeps it, and the two no longer compare.
 			findNext(resp, true)
 			NextURL(resp)
 			return
@@ -244,4 +247,16 @@ func TestNextURLAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { NextURL(resp) }); n > 3 {
 		t.Errorf("NextURL made %v allocations, want at most 3", n)
 	}
+}
+
+// uriBytes reports whether s holds only bytes that a URI may (RFC 3986 §2):
+// printable ASCII other than space, double quote, "<", ">", backslash, "^",
+// backquote, "{", "|" and "}".
+func uriBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>\\^`{|}", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
