@@ -429,14 +429,17 @@
 //     another origin, scheme, host or path, two values that differ) is
 //     paged one page at a time, as without Parallel.
 //  46. The pages from next to last are requested with at most n in flight
-//     (a sliding window: a last page of 10^12 schedules no more than n
-//     ahead) and yielded in page order; a slow page holds up its place in
+//     (n above 64 is 64; a sliding window: a last page of 10^12 schedules
+//     no more than n ahead) and yielded in page order; a slow page holds up its place in
 //     the order, not the requests of the others. At most n responses wait,
 //     unread, to be yielded, each holding its connection. The requests are
 //     made by up to n goroutines, which the caller asks for by giving
 //     Parallel; breaking out of the loop (or a panic in it) cancels the
 //     requests in flight and closes their bodies, and no goroutine outlives
-//     the iteration.
+//     the iteration. A predicted page is compared with the next link of the
+//     page before it as the server wrote it, and parsed only when the text
+//     differs, so that a page costs no more allocations than one page at a
+//     time but the query of its predicted URL.
 //  47. Each predicted page is checked as a followed next link is (scheme,
 //     origin, loops, credentials only to req's origin; its redirects under
 //     the same rules), and its own next link must be the URL predicted for
@@ -444,8 +447,15 @@
 //     changed: a new snapshot, a page that is now the last, a last page
 //     that now has a next link), the pages requested after it are
 //     discarded unread (requests cancelled, bodies closed, no longer
-//     counted as visited) and paging goes on from its own next link, one
-//     page at a time. A page that is not 2xx, or any other error, ends the
+//     counted as visited, under the URL predicted nor the one BeforeNext
+//     gave them) once the loop body is done with that page, whose body is
+//     read whole, and paging goes on from its own next link, one page at a
+//     time. The body of a predicted page that the loop body leaves unread
+//     is drained as one page at a time drains it, for at most a second:
+//     a drain cut short cancels the requests ahead too (they share a
+//     context), which are discarded, and paging goes on from that page's
+//     own next link, one page at a time. A refused page that a rate limit
+//     makes Pages request again is closed undrained. A page that is not 2xx, or any other error, ends the
 //     iteration in its place, as it would one page at a time.
 //  48. [MaxPages](m) counts yielded pages: no page beyond m is requested.
 //     With [WaitRateLimits] or a [RateLimiter], a page refused by a rate

@@ -398,7 +398,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
 		}
-		if resp.Request != req { // redirected
+		if resp.Request != req && p.visited != nil { // redirected; Parallel's workers leave it to the run
 			p.visited[visitKey(resp.Request.URL)] = true
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
@@ -461,16 +461,23 @@ const (
 // release closes resp's body. With drain set it first reads what is left
 // of the body, up to drainBytes for up to drainTime, so that the transport
 // can reuse the connection: a read that takes longer is ended by cancelling
-// the context of the page requests, which then gets a new one.
+// the context of the page requests, which then gets a new one. Parallel's
+// workers, whose requests share the context of the run, have no
+// cancelReq: they close the body undrained.
 func (p *pager) release(resp *http.Response, drain bool) {
-	if drain {
-		timer := time.AfterFunc(drainTime, p.cancelReq)
-		_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
-		if !timer.Stop() {
-			p.renewRequestContext()
-		}
+	if drain && p.cancelReq != nil && drainBody(resp, p.cancelReq) {
+		p.renewRequestContext()
 	}
 	resp.Body.Close()
+}
+
+// drainBody reads what is left of resp's body, up to drainBytes for up to
+// drainTime, and reports whether it had to call cut, which cancels the
+// context of resp's request, to end a read that took longer.
+func drainBody(resp *http.Response, cut func()) bool {
+	timer := time.AfterFunc(drainTime, cut)
+	_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
+	return !timer.Stop()
 }
 
 // yieldPage yields resp with err and then releases it, also when the

@@ -138,19 +138,23 @@ func BenchmarkParallelPages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, bc := range []struct {
-		name string
-		opts []weblink.PageOption
-	}{
-		{"sequential", nil},
-		{"Parallel4", []weblink.PageOption{weblink.Parallel(4)}},
-		{"Parallel8", []weblink.PageOption{weblink.Parallel(8)}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
+	benchPages(b, client, req, pages, "", 1, 4, 8)
+}
+
+// benchPages runs one benchmark for each n, ranging over the pages that
+// req begins with Parallel(n), or one at a time for an n of 1, named after
+// it and suffix.
+func benchPages(b *testing.B, client *http.Client, req *http.Request, pages int, suffix string, ns ...int) {
+	for _, n := range ns {
+		name, opts := "sequential", []weblink.PageOption(nil)
+		if n > 1 {
+			name, opts = "Parallel"+strconv.Itoa(n), []weblink.PageOption{weblink.Parallel(n)}
+		}
+		b.Run(name+suffix, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				n := 0
-				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
+				for _, err := range weblink.Pages(context.Background(), client, req, opts...) {
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -164,37 +168,17 @@ func BenchmarkParallelPages(b *testing.B) {
 	}
 }
 
-// BenchmarkParallelPagesInMemory ranges over the 40 pages of memPages, one
-// at a time and with Parallel(4): what Parallel costs per page on the
-// client, without a network or a server.
+// BenchmarkParallelPagesInMemory ranges over the 40 and the 400 pages of
+// memPages, one at a time and with Parallel(4): what Parallel costs on the
+// client, without a network or a server. The difference between the two
+// lengths is the cost of a page; the rest is that of a run.
 func BenchmarkParallelPagesInMemory(b *testing.B) {
-	const pages = 40
-	client := &http.Client{Transport: memPages{pages}}
-	req, err := http.NewRequest(http.MethodGet, "https://api.example/items?page=1", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, bc := range []struct {
-		name string
-		opts []weblink.PageOption
-	}{
-		{"sequential", nil},
-		{"Parallel4", []weblink.PageOption{weblink.Parallel(4)}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				n := 0
-				for _, err := range weblink.Pages(context.Background(), client, req, bc.opts...) {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
-				if n != pages {
-					b.Fatalf("%d pages, want %d", n, pages)
-				}
-			}
-		})
+	for _, pages := range []int{40, 400} {
+		client := &http.Client{Transport: memPages{pages}}
+		req, err := http.NewRequest(http.MethodGet, "https://api.example/items?page=1", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchPages(b, client, req, pages, "/pages="+strconv.Itoa(pages), 1, 4)
 	}
 }

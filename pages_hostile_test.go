@@ -95,6 +95,22 @@ func TestStatusErrorMessage(t *testing.T) {
 		})
 	}
 }
+
+// trickle writes n bytes to w, one every d, until the client gives up.
+func trickle(w http.ResponseWriter, r *http.Request, n int, d time.Duration) {
+	for range n {
+		if _, err := w.Write([]byte{'x'}); err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(d):
+		}
+	}
+}
+
 func TestPagesDrainBoundedInTime(t *testing.T) {
 	t.Parallel()
 	// Page 1 promises a long body and trickles it, one byte every 50 ms,
@@ -112,17 +128,7 @@ func TestPagesDrainBoundedInTime(t *testing.T) {
 			w.Header().Set("Content-Length", fmt.Sprint(bodyLen))
 			w.WriteHeader(http.StatusOK)
 			close(trickling)
-			for range bodyLen {
-				if _, err := w.Write([]byte{'x'}); err != nil {
-					return
-				}
-				w.(http.Flusher).Flush()
-				select {
-				case <-r.Context().Done():
-					return
-				case <-time.After(50 * time.Millisecond):
-				}
-			}
+			trickle(w, r, bodyLen, 50*time.Millisecond)
 		})
 	})
 	client, _ := newClient(t)

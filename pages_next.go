@@ -32,16 +32,8 @@ func findNext(resp *http.Response, explain bool) (*url.URL, error) {
 	}
 	f := nextFinder{page: pageURL(resp.Request)}
 	lines := resp.Header["Link"]
-	f.p.find = true
-	f.p.links, f.p.strs = makeBacking(1)
-	for _, v := range lines {
-		for i, ok := f.p.parseOne(v, 0); ok; i, ok = f.p.parseOne(v, i) {
-			l := &f.p.links[0]
-			if f.usable(f.p.isNext, l.Anchor) {
-				return f.resolveTarget(resp, l.Target)
-			}
-			f.p.reuse()
-		}
+	if target, ok := f.find(lines); ok {
+		return f.resolveTarget(resp, target)
 	}
 	if !explain || f.p.more == 0 && !f.p.undecoded && f.page == nil {
 		// With a page, a target or anchor may not resolve: explain
@@ -49,6 +41,24 @@ func findNext(resp *http.Response, explain bool) (*url.URL, error) {
 		return nil, nil
 	}
 	return nil, f.explain(resp, lines)
+}
+
+// find returns the target, as written, of the first link of lines with
+// relation type "next" that is usable (whose context is the page), and
+// whether there is one.
+func (f *nextFinder) find(lines []string) (string, bool) {
+	f.p.find = true
+	f.p.links, f.p.strs = makeBacking(1)
+	for _, v := range lines {
+		for i, ok := f.p.parseOne(v, 0); ok; i, ok = f.p.parseOne(v, i) {
+			l := &f.p.links[0]
+			if f.usable(f.p.isNext, l.Anchor) {
+				return l.Target, true
+			}
+			f.p.reuse()
+		}
+	}
+	return "", false
 }
 
 // nextFinder is the state of findNext.

@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/weblinking/weblink/internal/plainuri"
 )
 
 // Parallel makes [Pages] (and [Items]) request up to n pages at a time when
 // the API numbers its pages, and still yield them one at a time, in page
 // order (rules 45 to 49). An n below 2 means one page at a time, the same
-// as not giving Parallel.
+// as not giving Parallel; an n above 64 means 64.
 //
 // Paging by links is sequential by nature: each page names the next. But
 // many APIs that send Link headers number their pages and also send a
@@ -40,8 +42,8 @@ import (
 // it was paused, in all, within maxWait. With a RateLimiter the pause is
 // shared with the other iterations given its PageOption.
 //
-// Parallel runs up to n goroutines of its own, one for each request in
-// flight, which the caller asks for by giving it; they end before the
+// Parallel runs up to n goroutines of its own, which send the requests in
+// flight and which the caller asks for by giving it; they end before the
 // iteration does (also when the loop body breaks, which cancels the
 // requests in flight). At most n responses wait to be yielded; their
 // bodies are not read until then, so each holds its connection: give the
@@ -59,8 +61,12 @@ import (
 // credential (GitHub's REST API does, and counts them against a secondary
 // rate limit); see docs/pagination.md for when n requests at a time is rude.
 func Parallel(n int) PageOption {
-	return func(c *pageConfig) { c.parallel = n }
+	return func(c *pageConfig) { c.parallel = min(n, maxParallel) }
 }
+
+// maxParallel is the most requests [Parallel] sends at a time: more would
+// be a load test, not a client (rule 46).
+const maxParallel = 64
 
 // pageSeries is a series of numbered pages predicted from a page's next
 // and last links: the URL of page k is that of the next link with k as the
@@ -69,12 +75,26 @@ type pageSeries struct {
 	base           url.URL // the next link
 	prefix, suffix string  // of base's RawQuery, around the page number
 	next, last     int     // the pages to request
+
+	// The next link as the server wrote it, around the page number, when
+	// it is a plain absolute URL (which resolves to itself): a page whose
+	// next link is written the same way but for the number is the
+	// predicted one, without parsing it. Empty when not known.
+	head, tail string
 }
 
-// url returns the URL of page k of s.
+// url returns the URL of page k of s: two allocations, the URL and its
+// query.
 func (s *pageSeries) url(k int) *url.URL {
+	var buf [20]byte
+	num := strconv.AppendInt(buf[:0], int64(k), 10)
+	var q strings.Builder
+	q.Grow(len(s.prefix) + len(num) + len(s.suffix))
+	q.WriteString(s.prefix)
+	q.Write(num)
+	q.WriteString(s.suffix)
 	u := s.base
-	u.RawQuery = s.prefix + strconv.Itoa(k) + s.suffix
+	u.RawQuery = q.String()
 	return &u
 }
 
@@ -87,10 +107,39 @@ func (s *pageSeries) is(u *url.URL, k int) bool {
 	if v != s.base || (u.User == nil) != (s.base.User == nil) || u.User != nil && *u.User != *s.base.User {
 		return false
 	}
+	return numbered(u.RawQuery, s.prefix, s.suffix, k)
+}
+
+// isText reports whether target, a next link as written, is the URL of
+// page k of s, written as the first page wrote its next link. A false
+// result only means that target must be parsed to be compared.
+func (s *pageSeries) isText(target string, k int) bool {
+	return s.head != "" && numbered(target, s.head, s.tail, k)
+}
+
+// numbered reports, without allocating, whether text is prefix, the
+// decimal k and suffix.
+func numbered(text, prefix, suffix string, k int) bool {
 	var buf [20]byte
-	num, q := strconv.AppendInt(buf[:0], int64(k), 10), u.RawQuery
-	return len(q) == len(s.prefix)+len(num)+len(s.suffix) && strings.HasPrefix(q, s.prefix) &&
-		strings.HasSuffix(q, s.suffix) && q[len(s.prefix):len(q)-len(s.suffix)] == string(num)
+	num := strconv.AppendInt(buf[:0], int64(k), 10)
+	return len(text) == len(prefix)+len(num)+len(suffix) && strings.HasPrefix(text, prefix) &&
+		strings.HasSuffix(text, suffix) && text[len(prefix):len(text)-len(suffix)] == string(num)
+}
+
+// writtenAs sets the head and tail of s from target, the first page's next
+// link as written, when it is the plain absolute URL s.base, so that
+// isText can compare the next links of the pages after it.
+func (s *pageSeries) writtenAs(target string) {
+	q := strings.IndexByte(target, '?')
+	if q < 0 || plainuri.URL(target) == nil {
+		return // relative, or not plain: parsed and resolved page by page
+	}
+	rest := target[q+1:]
+	raw := s.prefix + strconv.Itoa(s.next) + s.suffix
+	if !strings.HasPrefix(rest, raw) || len(rest) > len(raw) && rest[len(raw)] != '#' {
+		return
+	}
+	s.head, s.tail = target[:q+1+len(s.prefix)], target[q+1+len(raw)-len(s.suffix):]
 }
 
 // predictSeries returns the series of pages from next to last when they
@@ -226,12 +275,24 @@ func lastLink(resp *http.Response) *url.URL {
 // predict returns the series of pages after first, the first page, that
 // Parallel requests ahead (rule 45), within MaxPages (rule 48).
 func (p *pager) predict(first *http.Response) (pageSeries, bool) {
-	next, _ := nextLink(first)
+	f := nextFinder{page: pageURL(first.Request)}
+	target, found := f.find(first.Header["Link"])
+	if !found {
+		return pageSeries{}, false
+	}
+	next, err := f.resolveTarget(first, target)
+	if err != nil {
+		return pageSeries{}, false
+	}
 	s, ok := predictSeries(first.Request.URL, next, lastLink(first))
+	if !ok {
+		return s, false
+	}
+	s.writtenAs(target)
 	if p.cfg.maxPages >= 1 {
 		s.last = min(s.last, p.cfg.maxPages)
 	}
-	return s, ok && s.next <= s.last
+	return s, s.next <= s.last
 }
 
 // parallel yields first, the first page, already fetched and 2xx, and the
@@ -249,32 +310,43 @@ func (p *pager) parallel(yield func(*http.Response, error) bool, first *http.Res
 }
 
 // parallelRun is the state of the pages that Parallel requests ahead: a
-// window of n slots, page k in slots[k%n], each with the goroutine that
-// fetches it (rule 46).
+// window of n slots, page k in slots[k%n], and up to n goroutines, its
+// workers, which fetch the pages launched, each in its turn (rule 46).
 type parallelRun struct {
-	p      *pager
-	s      pageSeries
-	ctx    context.Context // of the requests ahead; cancelled to discard them
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	slots  []parallelSlot
-	sent   int  // the last page whose request was launched (or failed)
-	taken  int  // the last page taken from its slot
-	closed bool // no more requests are launched
+	p       *pager
+	s       pageSeries
+	ctx     context.Context // of the requests ahead; cancelled to discard them
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup  // the workers
+	jobs    chan pageJob    // buffered: there are never more than n pages launched and not taken
+	results chan pageResult // buffered, as jobs: a worker never waits to hand a page over
+	workers int             // started
+	slots   []parallelSlot
+	sent    int  // the last page whose request was launched (or failed)
+	taken   int  // the last page taken from its slot
+	closed  bool // no more requests are launched
 }
 
-// parallelSlot fetches one page at a time with a copy of the pager of its
-// own, so that the goroutines share nothing but the client, the limiter
-// and the wait budget, which are safe for concurrent use.
+// parallelSlot is where a page requested ahead waits for its turn, once
+// received, and what the run remembers of its request.
 type parallelSlot struct {
-	w   pager
-	res chan pageResult // buffered: a goroutine never waits to hand its page over
+	res   pageResult
+	ready bool     // res is the page's
+	url   *url.URL // the URL requested, to tell a redirect
+	moved string   // the visitKey of the URL BeforeNext gave the page, if it changed it
 }
 
-// pageResult is what fetching a page gave, as pager.fetch returns it.
+// pageJob is a page for a worker to fetch: page k, with req.
+type pageJob struct {
+	req *http.Request
+	k   int
+}
+
+// pageResult is what fetching page k gave, as pager.fetch returns it.
 type pageResult struct {
 	resp *http.Response
 	err  error
+	k    int
 }
 
 // startParallel prepares the run of s, a predicted series.
@@ -282,14 +354,8 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 	n := min(p.cfg.parallel, s.last-s.next+1)
 	r := &parallelRun{p: p, s: s, slots: make([]parallelSlot, n), sent: s.next - 1, taken: s.next - 1}
 	r.ctx, r.cancel = context.WithCancel(p.ctx)
-	for i := range r.slots {
-		sl := &r.slots[i]
-		sl.w = *p
-		sl.w.ctx = r.ctx
-		sl.w.renewRequestContext()
-		sl.w.visited = make(map[string]bool) // the worker's redirects; the run records them
-		sl.res = make(chan pageResult, 1)
-	}
+	r.jobs = make(chan pageJob, n)
+	r.results = make(chan pageResult, n)
 	return r
 }
 
@@ -310,22 +376,38 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 			yield(nil, res.err)
 			return nil, k, false
 		}
-		for key := range r.slots[k%len(r.slots)].w.visited {
-			p.visited[key] = true // where a redirect led
+		if sl := &r.slots[k%len(r.slots)]; res.resp.Request.URL != sl.url {
+			p.visited[visitKey(res.resp.Request.URL)] = true // where a redirect led
 		}
 		ahead := res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
 		if ahead {
 			r.launch(res.resp)
 		} else {
-			r.discard()
+			r.closed = true // the pages ahead are discarded once it is released
 		}
-		if !p.yieldPage(yield, res.resp, res.err) || res.err != nil {
+		more, cut := r.yieldPage(yield, res.resp, res.err)
+		if !more || res.err != nil {
 			return res.resp, k, false
 		}
-		if !ahead {
+		if cut || !ahead {
+			r.discard()
 			return res.resp, k, true // on from its own next link
 		}
 	}
+}
+
+// yieldPage yields resp, a page of the run, with err and then releases it,
+// also when the loop body panics, as pager.yieldPage does. A drain that
+// takes too long is cut by cancelling every request of the run, which
+// shares its context (rule 47); it reports whether it was.
+func (r *parallelRun) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more, cut bool) {
+	defer func() {
+		if more {
+			cut = drainBody(resp, r.cancel)
+		}
+		resp.Body.Close()
+	}()
+	return yield(resp, err), false
 }
 
 // launch starts the request for the next page of the series not yet
@@ -338,50 +420,82 @@ func (r *parallelRun) launch(prev *http.Response) {
 	}
 	k := r.sent + 1
 	sl := &r.slots[k%len(r.slots)]
-	req, err := r.p.linkRequest(sl.w.reqCtx, prev, k-1, r.s.url(k))
+	u := r.s.url(k)
+	req, err := r.p.linkRequest(r.ctx, prev, k-1, u)
 	if err == nil {
 		err = r.p.beforeNext(prev, req)
 	}
 	// Page k counts as sent only now: when BeforeNext panics, discard
 	// must not wait for a page that has no result coming.
 	r.sent = k
+	sl.url, sl.moved = u, ""
 	if err != nil {
-		sl.res <- pageResult{err: err}
+		sl.res, sl.ready = pageResult{err: err, k: k}, true
 		r.closed = true
 		return
 	}
-	clear(sl.w.visited)
-	r.wg.Add(1)
-	go r.fetch(sl, req, k)
+	if req.URL != u {
+		sl.url, sl.moved = req.URL, visitKey(req.URL)
+	}
+	if r.workers < len(r.slots) {
+		r.workers++
+		r.wg.Add(1)
+		go r.work()
+	}
+	r.jobs <- pageJob{req, k}
 }
 
-// fetch fetches page k in its own goroutine and hands it to its slot. The
-// copy of the pager it fetches with shares the iteration's limiter and
-// wait budget: a page refused by a rate limit, or saying that it is spent,
-// pauses every request not yet sent (rule 48).
-func (r *parallelRun) fetch(sl *parallelSlot, req *http.Request, k int) {
+// work fetches the pages launched, one after the other, in a goroutine of
+// its own, and hands each to its slot, until the run stops. Its copy of
+// the pager shares the iteration's limiter and wait budget: a page refused
+// by a rate limit, or saying that it is spent, pauses every request not
+// yet sent (rule 48). Its requests have the run's context: a refused
+// page's body is closed without draining (as cutting a drain short would
+// cancel the run), and the run records where redirects led.
+func (r *parallelRun) work() {
 	defer r.wg.Done()
-	resp, err := sl.w.fetch(req, k)
-	sl.res <- pageResult{resp, err}
+	w := *r.p
+	w.ctx, w.reqCtx, w.cancelReq, w.visited = r.ctx, r.ctx, nil, nil
+	for j := range r.jobs {
+		resp, err := w.fetch(j.req, j.k)
+		r.results <- pageResult{resp, err, j.k}
+	}
 }
 
-// take waits for page k and takes it from its slot.
+// take waits for page k and takes it from its slot, putting the pages
+// received meanwhile in theirs.
 func (r *parallelRun) take(k int) pageResult {
 	r.taken = k
-	return <-r.slots[k%len(r.slots)].res
+	sl := &r.slots[k%len(r.slots)]
+	for !sl.ready {
+		res := <-r.results
+		r.slots[res.k%len(r.slots)].res, r.slots[res.k%len(r.slots)].ready = res, true
+	}
+	res := sl.res
+	sl.res, sl.ready = pageResult{}, false
+	return res
 }
 
 // predicted reports whether the next link of resp, page k-1, is the URL
-// predicted for page k.
+// predicted for page k: written as predicted, or resolving to it.
 func (r *parallelRun) predicted(resp *http.Response, k int) bool {
-	u, _ := nextLink(resp)
-	return u != nil && r.s.is(u, k)
+	f := nextFinder{page: pageURL(resp.Request)}
+	target, ok := f.find(resp.Header["Link"])
+	if !ok {
+		return false
+	}
+	if r.s.isText(target, k) {
+		return true
+	}
+	u, err := f.resolveTarget(resp, target)
+	return err == nil && r.s.is(u, k)
 }
 
 // discard ends the launches and discards the pages requested and not
 // taken: their requests are cancelled and their bodies closed unread, and
-// they no longer count as visited (rule 47). It returns when every
-// goroutine of the run has ended.
+// they no longer count as visited (rule 47). It returns when each of them
+// is back from its slot. It cancels the context of every request of the
+// run: a page taken must be released first, or its body could not be read.
 func (r *parallelRun) discard() {
 	r.closed = true
 	r.cancel()
@@ -391,14 +505,16 @@ func (r *parallelRun) discard() {
 			res.resp.Body.Close()
 		}
 		delete(r.p.visited, visitKey(r.s.url(k)))
+		if moved := r.slots[k%len(r.slots)].moved; moved != "" {
+			delete(r.p.visited, moved)
+		}
 	}
-	r.wg.Wait()
 }
 
-// stop discards what is left of the run.
+// stop discards what is left of the run and ends its goroutines: it
+// returns when they have ended.
 func (r *parallelRun) stop() {
 	r.discard()
-	for i := range r.slots {
-		r.slots[i].w.cancelReq()
-	}
+	close(r.jobs)
+	r.wg.Wait()
 }

@@ -2,7 +2,9 @@ package weblink
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -113,6 +115,42 @@ func FuzzPredictSeries(f *testing.F) {
 		}
 		if s.last > s.next && s.is(nu, s.next+1) {
 			t.Errorf("%s is both page %d and page %d", nu, s.next, s.next+1)
+		}
+	})
+}
+
+// FuzzSeriesText guards the comparison of next links as written (rule 47):
+// the first page's next link is the text of page s.next, and a link that
+// isText takes for page k resolves to page k of the series, as parsing it
+// would find.
+func FuzzSeriesText(f *testing.F) {
+	f.Add("https://a/i?page=1", "https://a/i?page=2&per_page=9", "https://a/i?page=50&per_page=9", "https://a/i?page=3&per_page=9", uint8(1))
+	f.Add("https://a/i", "https://a/i?x=&page=2#f", "https://a/i?x=&page=3", "https://a/i?x=&page=3#f", uint8(1))
+	f.Add("https://a/i?page=1", "/i?page=2", "/i?page=9", "/i?page=3", uint8(1))
+	f.Add("https://a/i?page=1", "https://A/i?page=2", "https://a/i?page=9", "https://A/i?page=3", uint8(1))
+	f.Add("https://a/./i?page=1", "https://a/./i?page=2", "https://a/./i?page=9", "https://a/./i?page=3", uint8(1))
+	f.Fuzz(func(t *testing.T, page, next, last, link string, d uint8) {
+		req, err := http.NewRequest(http.MethodGet, page, nil)
+		if err != nil || !isHTTP(req.URL) || strings.ContainsAny(next+last+link, "<>\r\n\x00") {
+			return
+		}
+		first := &http.Response{Request: req, Header: http.Header{"Link": {"<" + next + `>; rel="next", <` + last + `>; rel="last"`}}}
+		var p pager
+		s, ok := p.predict(first)
+		if !ok || s.head == "" {
+			return
+		}
+		if !s.isText(next, s.next) {
+			t.Fatalf("the next link %q is not page %d as written (head %q, tail %q)", next, s.next, s.head, s.tail)
+		}
+		k := s.next + int(d%4)
+		if !s.isText(link, k) {
+			return
+		}
+		f := nextFinder{page: req.URL}
+		u, err := f.resolveTarget(first, link)
+		if err != nil || !s.is(u, k) {
+			t.Errorf("%q is page %d as written, but resolves to %v (%v)", link, k, u, err)
 		}
 	})
 }

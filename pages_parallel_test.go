@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"runtime"
@@ -946,5 +948,154 @@ func TestParallelResume(t *testing.T) {
 	}
 	if items = append(items, r.items...); !slices.Equal(items, itemsUpTo(1, pages)) {
 		t.Errorf("items %v, want each of pages 1 to %d once", items, pages)
+	}
+}
+
+// Rule 47: the body of a predicted page that the loop body leaves unread
+// is drained for at most a second, as one page at a time does, also when
+// the server trickles it: the run ahead is cut (the pages requested after
+// it discarded), and paging goes on from that page's own next link, one
+// page at a time, with every page still yielded in order.
+func TestParallelDrainBoundedInTime(t *testing.T) {
+	const pages, bodyLen = 6, 400
+	a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") != "2" {
+				items.ServeHTTP(w, r)
+				return
+			}
+			for _, l := range numbered(pages)(a0(r), 2) {
+				w.Header().Add("Link", l)
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(bodyLen))
+			w.WriteHeader(http.StatusOK)
+			trickle(w, r, bodyLen, 50*time.Millisecond) // 20 s
+		})
+	})
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	var (
+		got   []int
+		left  time.Time
+		delay time.Duration
+	)
+	for resp, err := range weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(3)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pageOf(resp.Request.URL.RequestURI())
+		got = append(got, p)
+		switch p {
+		case 2:
+			left = time.Now() // its body unread
+		case 3:
+			delay = time.Since(left)
+		}
+	}
+	if !slices.Equal(got, []int{1, 2, 3, 4, 5, 6}) {
+		t.Fatalf("pages %v, want 1 to 6 in order", got)
+	}
+	t.Logf("page 3 came %v after page 2's loop body; requests %q", delay.Round(time.Millisecond), a.uris())
+	if delay > 3*time.Second {
+		t.Errorf("page 3 waited %v for page 2's unread body (the drain's bound is 1 s)", delay)
+	}
+}
+
+// a0 is the scheme and host a request reached, for links written by a
+// handler that has no api at hand.
+func a0(r *http.Request) string { return "http://" + r.Host }
+
+// Rule 47: the page after which nothing more is predicted (the last one,
+// or one whose next link is not the predicted one) is read whole: the
+// requests discarded after it are cancelled, not its own, also when its
+// body is larger than what the transport has buffered.
+func TestParallelLastPageReadWhole(t *testing.T) {
+	const pages, size = 5, 4 << 20
+	pad := strings.Repeat(" ", size)
+	for _, name := range []string{"last", "fallback"} {
+		t.Run(name, func(t *testing.T) {
+			a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+					links := numbered(pages)(a0(r), p)
+					if name == "fallback" && p == 3 {
+						links = numbered(pages)(a0(r)+"/v2", p) // moved: pages 4 and 5 are discarded, then requested at /v2
+					}
+					for _, l := range links {
+						w.Header().Add("Link", l)
+					}
+					fmt.Fprintf(w, "%s%d", pad, p)
+				})
+			})
+			client, tr := newClient(t)
+			defer noLeak(t, tr)()
+			n := 0
+			for resp, err := range weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				n++
+				time.Sleep(20 * time.Millisecond) // the discarded requests are cancelled meanwhile
+				body, err := io.ReadAll(resp.Body)
+				if err != nil || len(body) != size+1 {
+					t.Fatalf("page %d: read %d bytes, %v; want %d bytes", pageOf(resp.Request.URL.RequestURI()), len(body), err, size+1)
+				}
+			}
+			if n != pages {
+				t.Errorf("%d pages, want %d", n, pages)
+			}
+			if v2 := slices.Contains(a.uris(), "/v2/items?page=4&per_page=3"); v2 != (name == "fallback") {
+				t.Errorf("requests %q", a.uris())
+			}
+		})
+	}
+}
+
+// Rule 47: a page discarded after BeforeNext changed its URL no longer
+// counts as visited under either URL. The API echoes the parameters of a
+// request in its links, as GitHub's does: the sig that BeforeNext adds to
+// page 2 moves page 2's next link off the prediction, and paging goes on
+// one page at a time through the URLs BeforeNext gave the pages discarded.
+func TestParallelBeforeNextDiscardedURLs(t *testing.T) {
+	const pages = 8
+	a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			for _, l := range numbered(pages)(a0(r), p) {
+				if r.URL.Query().Has("sig") {
+					l = strings.Replace(l, ">;", "&sig=1>;", 1) // in the order of url.Values.Encode
+				}
+				w.Header().Add("Link", l)
+			}
+			fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+		})
+	})
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	sign := weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+		q := next.URL.Query()
+		q.Set("sig", "1")
+		u := *next.URL
+		u.RawQuery = q.Encode()
+		next.URL = &u
+		return nil
+	})
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), sign))
+	r.check(t, itemsUpTo(1, pages), nil)
+}
+
+// Rule 46: Parallel(n) with an n above 64 sends no more than 64 requests
+// at a time.
+func TestParallelAtMost64(t *testing.T) {
+	const pages = 200
+	c := &concurrency{delay: func(*http.Request) time.Duration { return 50 * time.Millisecond }}
+	a := newAPI(t, pages, numbered(pages), c.wrap)
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(math.MaxInt)))
+	r.check(t, itemsUpTo(1, pages), nil)
+	t.Logf("at most %d requests at once", c.max.Load())
+	if m := c.max.Load(); m > 64 || m < 2 {
+		t.Errorf("%d requests at once, want 2 to 64", m)
 	}
 }
