@@ -42,7 +42,8 @@
 //	    terminal reports), not with NO_COLOR or TERM=dumb
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
-//	    with -all: stop with an error after N pages (default 1000)
+//	    with -all: stop with an error after N pages; a usage error without -all,
+//	    which it bounds but does not imply (default 1000)
 //	    $ weblink -url https://api.example.com/items -all -max-pages 20
 //	-H 'Name: value'
 //	    with -url: add the request header 'Name: value' (repeat it for several)

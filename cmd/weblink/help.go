@@ -45,7 +45,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://api.example.com/items"},
 	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line as wide as the terminal (COLUMNS, else the width the terminal reports), not with NO_COLOR or TERM=dumb`,
 		"weblink -url https://api.example.com/items -all -rel item"},
-	{"max-pages", "with -all: stop with an error after `N` pages",
+	{"max-pages", "with -all: stop with an error after `N` pages; a usage error without -all, which it bounds but does not imply",
 		"weblink -url https://api.example.com/items -all -max-pages 20"},
 	{"H", "with -url: add the request header `'Name: value'` (repeat it for several) to the requests to the origin of -url, also on redirects; another origin gets only Accept, Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent",
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
