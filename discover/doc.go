@@ -179,4 +179,7 @@
 //     its links appended; at most 16 are fetched, and at most 4 MiB of each
 //     and 16 MiB of all catalog bodies are read. What is not fetched or
 //     read for these bounds is reported in the error, with the links found.
+//     Once the context is done no nested catalog is requested; those left
+//     out, for a bound or the context, are one problem, which wraps the
+//     context's error when that is why.
 package discover
