@@ -64,8 +64,8 @@ func (c *command) finish() int {
 
 // noLinks says that no links were found, unless a failure said more, and
 // returns the exit status for it. Templated links, which only the table
-// and -json show, are not links to -rel, -next, -format or -check: they
-// are named, so that their table rows are not a puzzle.
+// and -json show (and -check checks), are not links to -rel, -next or
+// -format: they are named, so that their table rows are not a puzzle.
 func (c *command) noLinks() int {
 	switch {
 	case c.failed:

@@ -89,7 +89,12 @@
 //	    its field value with a caret and marked error (RFC 8288 or RFC 9110
 //	    forbids it, or parsers drop it) or warning (allowed, but it will not
 //	    work as meant, such as a preload without as or an unregistered relation
-//	    type); exit status 2 when there are errors
+//	    type); Link-Template fields (RFC 9652) too: a field that is not a
+//	    Structured Field List of Strings, a target or anchor that is not a URI
+//	    Template (RFC 6570), a var-base that is not a URI-reference, and what is
+//	    wrong with the link as with a Link field (rel missing, malformed) are
+//	    errors, an unregistered relation type a warning; exit status 2 when
+//	    there are errors
 //	    $ curl -sI https://example.com/ | weblink -check
 //	-format
 //	    print each link as one link-value per line, as weblink would send it

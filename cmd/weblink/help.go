@@ -61,7 +61,7 @@ var flagDocs = []struct{ name, help, example string }{
 		`next=$(curl -sI "$u" | weblink -next -base "$u")`},
 	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); a link without anchor gets its base as anchor: -base, or the page of -url that sent it; without links, an empty linkset",
 		`weblink -json '<https://example.com/a>; rel="alternate"'`},
-	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); exit status 2 when there are errors",
+	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); Link-Template fields (RFC 9652) too: a field that is not a Structured Field List of Strings, a target or anchor that is not a URI Template (RFC 6570), a var-base that is not a URI-reference, and what is wrong with the link as with a Link field (rel missing, malformed) are errors, an unregistered relation type a warning; exit status 2 when there are errors",
 		"curl -sI https://example.com/ | weblink -check"},
 	{"format", "print each link as one link-value per line, as weblink would send it",
 		"weblink -format '<https://example.com/>; REL=Next'"},
