@@ -234,9 +234,13 @@ func (o *options) maxPagesWithoutAll() string {
 
 // urlValue returns the usage error for a link value that is an http or
 // https URL rather than a Link field value (which starts with "<"), as
-// when weblink is given the URL to fetch, or "" when there is none.
+// when weblink is given the URL to fetch, or the word help, or "" when
+// there is none.
 func urlValue(values []string) string {
 	for i, v := range values {
+		if ascii.EqualFold(strings.TrimSpace(v), "help") {
+			return fmt.Sprintf("argument %d is %q, not a Link field value; for help, run weblink -h", i+1, v)
+		}
 		s := strings.TrimLeft(v, " \t")
 		if name, value, ok := splitHeader(s); ok && isLink(name) {
 			s = value
