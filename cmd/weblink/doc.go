@@ -6,8 +6,10 @@
 //	weblink [flags] [link-value ...]
 //
 // Each argument is one Link field value, or a pasted header line "Link: ..."
-// (any letter case). Without arguments, weblink reads standard input (at most
-// 1 MiB) and recognises it by its first non-blank line:
+// (any letter case), or several pasted header lines, a status line first or
+// not, each after curl -v's "< " or not: their Link and Link-Template fields
+// are read, up to a blank line. Without arguments, weblink reads standard
+// input (at most 1 MiB) and recognises it by its first non-blank line:
 //
 //	HTTP/...     one or more response heads, as curl -sI or curl -i print
 //	             them: the last head counts (after redirects and 1xx), with

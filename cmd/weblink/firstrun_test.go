@@ -1,8 +1,75 @@
 package main
 
 import (
+	"strings"
 	"testing"
 )
+
+// TestPastedArguments: a header pasted as an argument is read however it
+// was copied: with whitespace before the field name (copied from an
+// indented page), as several header lines (copied from curl -i or a
+// browser's network panel, other fields ignored, a folded line joined), or
+// with curl -v's "< " before each line. Before, the first gave "link-value
+// must start with "<"", the second dropped the second Link line with a
+// syntax error, and curl -v's was read as a link whose target is
+// "link: <https://a.example/2".
+func TestPastedArguments(t *testing.T) {
+	const table = "REL   TARGET\nnext  https://a.example/2\nprev  https://a.example/1\n"
+	for _, c := range []struct {
+		name, arg, stdout string
+	}{
+		{"leading space", ` Link: <https://a.example/2>; rel="next", <https://a.example/1>; rel="prev"`, table},
+		{"leading tab and newline", "\n\tlink: <https://a.example/2>; rel=\"next\", <https://a.example/1>; rel=\"prev\"", table},
+		{"two lines", "Link: <https://a.example/2>; rel=\"next\"\nLink: <https://a.example/1>; rel=\"prev\"", table},
+		{"a header block", "Content-Type: text/html\r\nlink: <https://a.example/2>; rel=\"next\"\r\nVary: Accept\r\nLINK: <https://a.example/1>; rel=\"prev\"\r\n", table},
+		{"a folded line", "Link: <https://a.example/2>; rel=\"next\",\n  <https://a.example/1>; rel=\"prev\"\nVary: Accept", table},
+		{"curl -v", `< link: <https://a.example/2>; rel="next", <https://a.example/1>; rel="prev"`, table},
+		{"curl -v, two lines", "< link: <https://a.example/2>; rel=\"next\"\r\n< x-request-id: 1\r\n< link: <https://a.example/1>; rel=\"prev\"\r\n", table},
+		{"curl -v, a template", "< link: <https://a.example/2>; rel=\"next\"\n< link-template: \"/{x}\"; rel=\"item\"",
+			"FROM      REL   TARGET\n          next  https://a.example/2\ntemplate  item  /{x}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runCmd(t, "", c.arg)
+			r.want(t, exitOK, c.stdout)
+			if r.stderr != "" {
+				t.Errorf("stderr %q", r.stderr)
+			}
+		})
+	}
+	// A problem in a later line says which line of which argument.
+	r := runCmd(t, "", `<https://a.example/0>; rel="first"`, "Link: <https://a.example/2>; rel=\"next\"\nLink: https://a.example/1; rel=\"prev\"")
+	r.want(t, exitOK, "REL    TARGET\nfirst  https://a.example/0\nnext   https://a.example/2\n")
+	if want := "weblink: argument 2, line 2, byte 0: link-value must start with \"<\""; !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("stderr %q, want it to start %q", r.stderr, want)
+	}
+	// A link-value that starts with "<" and a space is not curl -v's.
+	r = runCmd(t, "", `< https://a.example/2>; rel="next"`)
+	r.want(t, exitOK, "REL   TARGET\nnext  https://a.example/2\n")
+}
+
+// TestPastedHead: a whole response head pasted as an argument (curl -i,
+// curl -v) is read as its header block; what follows the blank line that
+// ends it is said not to be read, never taken for links (a body's
+// "<!doctype html>" would parse as a link-value).
+func TestPastedHead(t *testing.T) {
+	const table = "REL   TARGET\nnext  https://a.example/2\n"
+	runCmd(t, "", "HTTP/2 200\r\ncontent-type: text/html\r\nlink: <https://a.example/2>; rel=\"next\"\r\n").want(t, exitOK, table)
+	runCmd(t, "", "< HTTP/2 200\n< link: <https://a.example/2>; rel=\"next\"\n<\n").want(t, exitOK, table)
+	r := runCmd(t, "", "HTTP/1.1 200 OK\nLink: <https://a.example/2>; rel=\"next\"\n\n<!doctype html>\n<p>hi")
+	r.want(t, exitOK, table)
+	if want := "weblink: argument 1: line 4 and after not read: the header ended at the blank line before it; pipe response heads into weblink, which reads each of them\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
+
+// TestPastedNotHeader: an argument of several lines that starts like a
+// header line but holds no Link or Link-Template field is read as a
+// link-value, whose problem is said, rather than ignored.
+func TestPastedNotHeader(t *testing.T) {
+	r := runCmd(t, "", "urn:x\n<https://a.example/2>; rel=\"next\"")
+	r.want(t, exitNone, "")
+	r.wantErr(t, "argument 1, byte 0: link-value must start with \"<\"")
+}
 
 // TestHelpWord: "weblink help" is a usage error that points to -h; it was
 // a link-value that does not start with "<" and "no links found".
