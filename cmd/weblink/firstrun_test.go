@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -47,6 +50,52 @@ func TestPastedArguments(t *testing.T) {
 	r.want(t, exitOK, "REL   TARGET\nnext  https://a.example/2\n")
 }
 
+// TestHelpWord: "weblink help" is a usage error that points to -h; it was
+// a link-value that does not start with "<" and "no links found".
+func TestHelpWord(t *testing.T) {
+	for _, arg := range []string{"help", " HELP ", "-?"} {
+		r := runCmd(t, "", arg)
+		r.want(t, exitProblem, "")
+		r.wantErr(t, "weblink -h")
+	}
+}
+
+// TestNoLinksSaysDiscover: -url on a page whose head has no links, as
+// most HTML pages, says that its body may have them and how to read them
+// (-discover); before, "no links found" only.
+func TestNoLinksSaysDiscover(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/page":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<link rel="webmention" href="/wm">`)
+		case "/data":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{}`)
+		}
+	}))
+	defer srv.Close()
+	for _, args := range [][]string{{"-url", srv.URL + "/page"}, {"-url", srv.URL + "/page", "-rel", "webmention"}} {
+		r := runCmd(t, "", args...)
+		r.want(t, exitNone, "")
+		want := "weblink: no links found in the Link header of " + srv.URL + "/page; its body (text/html) may have some: weblink -url " + srv.URL + "/page -discover reads them\n"
+		if r.stderr != want {
+			t.Errorf("%q: stderr %q, want %q", args, r.stderr, want)
+		}
+	}
+	// Not for a body that -discover does not read.
+	r := runCmd(t, "", "-url", srv.URL+"/data")
+	r.want(t, exitNone, "")
+	if r.stderr != "weblink: no links found\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	// -discover itself does not send the user round in a circle.
+	r = runCmd(t, "", "-url", srv.URL+"/data", "-discover")
+	if r.code != exitNone || strings.Contains(r.stderr, "-discover reads") {
+		t.Errorf("-discover: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
 // TestPastedHead: a whole response head pasted as an argument (curl -i,
 // curl -v) is read as its header block; what follows the blank line that
 // ends it is said not to be read, never taken for links (a body's
@@ -69,14 +118,4 @@ func TestPastedNotHeader(t *testing.T) {
 	r := runCmd(t, "", "urn:x\n<https://a.example/2>; rel=\"next\"")
 	r.want(t, exitNone, "")
 	r.wantErr(t, "argument 1, byte 0: link-value must start with \"<\"")
-}
-
-// TestHelpWord: "weblink help" is a usage error that points to -h; it was
-// a link-value that does not start with "<" and "no links found".
-func TestHelpWord(t *testing.T) {
-	for _, arg := range []string{"help", " HELP ", "-?"} {
-		r := runCmd(t, "", arg)
-		r.want(t, exitProblem, "")
-		r.wantErr(t, "weblink -h")
-	}
 }

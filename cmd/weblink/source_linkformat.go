@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/http/httptrace"
 
@@ -88,6 +87,5 @@ func (c *command) showLinkFormat(resp *http.Response, hints []http.Header) error
 // isLinkFormat reports whether the Content-Type of resp is
 // application/link-format (RFC 6690 §7.3), whatever its parameters.
 func isLinkFormat(resp *http.Response) bool {
-	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return err == nil && mt == linkformat.MediaType
+	return mediaTypeOf(resp) == linkformat.MediaType
 }
