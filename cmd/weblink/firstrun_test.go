@@ -25,6 +25,7 @@ func TestPastedArguments(t *testing.T) {
 		{"leading tab and newline", "\n\tlink: <https://a.example/2>; rel=\"next\", <https://a.example/1>; rel=\"prev\"", table},
 		{"two lines", "Link: <https://a.example/2>; rel=\"next\"\nLink: <https://a.example/1>; rel=\"prev\"", table},
 		{"a header block", "Content-Type: text/html\r\nlink: <https://a.example/2>; rel=\"next\"\r\nVary: Accept\r\nLINK: <https://a.example/1>; rel=\"prev\"\r\n", table},
+		{"an indented block", "    Link: <https://a.example/2>; rel=\"next\"\n    Link: <https://a.example/1>;\n      rel=\"prev\"\n", table},
 		{"a folded line", "Link: <https://a.example/2>; rel=\"next\",\n  <https://a.example/1>; rel=\"prev\"\nVary: Accept", table},
 		{"curl -v", `< link: <https://a.example/2>; rel="next", <https://a.example/1>; rel="prev"`, table},
 		{"curl -v, two lines", "< link: <https://a.example/2>; rel=\"next\"\r\n< x-request-id: 1\r\n< link: <https://a.example/1>; rel=\"prev\"\r\n", table},

@@ -38,7 +38,9 @@ func argsSource(values []string) source {
 // "Link-Template: value", or, when more lines follow, any header line or a
 // status line ("HTTP/..."). Several lines are read as a header block on
 // standard input is (headerBlock: other fields ignored, a folded line
-// joined, each field labelled with its line in v) up to a blank line;
+// joined, each field labelled with its line in v) up to a blank line,
+// without the indentation of the first line (a block copied indented:
+// a folded line is indented further);
 // after is the number of the first line after that which is not blank, 0
 // when there is none. Lines with neither field are not a pasted header,
 // but a malformed link-value, which Parse will say.
@@ -52,6 +54,7 @@ func pastedHeader(h *head, label, v string) (ok bool, after int) {
 		return false, 0
 	}
 	line := strings.TrimLeft(trimEOL(lines[first]), " \t")
+	indent := len(trimEOL(lines[first])) - len(line) // of a block copied indented
 	curl := strings.HasPrefix(line, "< ")
 	if curl {
 		line = line[2:]
@@ -71,7 +74,7 @@ func pastedHeader(h *head, label, v string) (ok bool, after int) {
 	var b headerBlock
 	b.add(line, first+1)
 	for n := first + 1; n < len(lines); n++ {
-		line := trimEOL(lines[n])
+		line := dedent(trimEOL(lines[n]), indent)
 		if curl {
 			line = strings.TrimPrefix(strings.TrimPrefix(line, "<"), " ")
 		}
@@ -92,4 +95,13 @@ func pastedHeader(h *head, label, v string) (ok bool, after int) {
 		h.templates = append(h.templates, field{label: label + ", " + f.label, text: f.text})
 	}
 	return true, after
+}
+
+// dedent returns line without at most n spaces or tabs at its start.
+func dedent(line string, n int) string {
+	i := 0
+	for i < n && i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return line[i:]
 }
