@@ -120,3 +120,24 @@ func TestPastedNotHeader(t *testing.T) {
 	r.want(t, exitNone, "")
 	r.wantErr(t, "argument 1, byte 0: link-value must start with \"<\"")
 }
+
+// TestBodyOnStdin: a response body piped in (curl without -I, the usual
+// slip) is said to be one, with what to run instead; before, an HTML page
+// gave a table of "links" such as "!doctype html" and exit status 0.
+func TestBodyOnStdin(t *testing.T) {
+	for _, in := range []string{
+		"<!doctype html>\n<html lang=\"en\">\n<link rel=\"stylesheet\" href=\"/s.css\">\n",
+		"\n  <!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">\n<html>",
+		"<html lang=\"en\"><head><title>x</title>",
+		"<html>\n<body>",
+		"<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">",
+	} {
+		r := runCmd(t, in)
+		r.want(t, exitNone, "")
+		if want := "weblink: reading standard input: it is a document (HTML or XML), not a response head: pipe the head (curl -sI URL | weblink), or let weblink read the links of the document: weblink -url URL -discover\n"; r.stderr != want {
+			t.Errorf("%q: stderr %q, want %q", in, r.stderr, want)
+		}
+	}
+	// A link-value whose target is "html" is one.
+	runCmd(t, "<html>; rel=\"alternate\"\n").want(t, exitOK, "REL        TARGET\nalternate  html\n")
+}
