@@ -20,8 +20,9 @@
 //	Name: value  a header block, up to its first blank line
 //	{            an application/linkset+json document (RFC 9264 §4.2)
 //	<!doctype    an HTML or XML document (also <?xml, or <html on a line
-//	             without ";"): an error, since it is a body, not a head;
-//	             -url URL -discover reads the links of a document
+//	             without ";"), or a JSON array ("["): an error, since it is
+//	             a body, not a head; -url URL -discover reads the links of
+//	             an HTML document
 //	otherwise    Link field values, one per line as -format prints them, or
 //	             an application/linkset document (RFC 9264 §4.1): a line
 //	             that starts with "<" starts a new value unless the line

@@ -123,7 +123,8 @@ func TestPastedNotHeader(t *testing.T) {
 
 // TestBodyOnStdin: a response body piped in (curl without -I, the usual
 // slip) is said to be one, with what to run instead; before, an HTML page
-// gave a table of "links" such as "!doctype html" and exit status 0.
+// gave a table of "links" such as "!doctype html" and exit status 0, and
+// a JSON array a "link-value must start with "<"" for every "," in it.
 func TestBodyOnStdin(t *testing.T) {
 	for _, in := range []string{
 		"<!doctype html>\n<html lang=\"en\">\n<link rel=\"stylesheet\" href=\"/s.css\">\n",
@@ -137,6 +138,12 @@ func TestBodyOnStdin(t *testing.T) {
 		if want := "weblink: reading standard input: it is a document (HTML or XML), not a response head: pipe the head (curl -sI URL | weblink), or let weblink read the links of the document: weblink -url URL -discover\n"; r.stderr != want {
 			t.Errorf("%q: stderr %q, want %q", in, r.stderr, want)
 		}
+	}
+	// A JSON array, such as the issues of the GitHub API.
+	r := runCmd(t, "\n  [{\"id\": 1, \"title\": \"<b>\"}]\n")
+	r.want(t, exitNone, "")
+	if want := "weblink: reading standard input: it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL\n"; r.stderr != want {
+		t.Errorf("JSON array: stderr %q, want %q", r.stderr, want)
 	}
 	// A link-value whose target is "html" is one.
 	runCmd(t, "<html>; rel=\"alternate\"\n").want(t, exitOK, "REL        TARGET\nalternate  html\n")

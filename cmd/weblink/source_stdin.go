@@ -104,8 +104,11 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 		hd.base = base
 		return page{heads: []head{hd}}, nil
 	}
-	if isMarkup(line) {
+	switch {
+	case isMarkup(line):
 		return page{}, errMarkup
+	case strings.HasPrefix(strings.TrimSpace(line), "["):
+		return page{}, errJSONArray
 	}
 	rest, err := io.ReadAll(lr.r)
 	lr.n += len(rest)
@@ -122,6 +125,11 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 // errMarkup is the error for standard input that is an HTML or XML
 // document: a response body, piped in by curl without -I.
 var errMarkup = errors.New("it is a document (HTML or XML), not a response head: pipe the head (curl -sI URL | weblink), or let weblink read the links of the document: weblink -url URL -discover")
+
+// errJSONArray is the error for standard input that is a JSON array,
+// which neither Link field values nor a linkset+json document (an object)
+// start with: the body of an API's response, piped in by curl without -I.
+var errJSONArray = errors.New("it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
 
 // isMarkup reports whether line, the first non-blank line of the input,
 // starts an HTML or XML document rather than Link field values: a
