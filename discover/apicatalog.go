@@ -121,16 +121,20 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 
 // nested fetches the nested catalogs (rel="api-catalog") that the links
 // found so far point to on final's origin, each once, at most
-// maxNestedCatalogs and while the byte budget lasts, and appends their
-// links. Links of nested catalogs are not followed. A nested catalog that
-// redirects to a catalog already read is not read again (the redirect is
-// refused with errAlreadyRead, which is no problem).
+// maxNestedCatalogs, while the byte budget lasts and until ctx is done,
+// and appends their links. Those left out are one problem, which wraps
+// ctx's error when that is why. Links of nested catalogs are not followed.
+// A nested catalog that redirects to a catalog already read is not read
+// again (the redirect is refused with errAlreadyRead, which is no problem).
 func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	c.read[withoutFragment(well)] = true
-	fetched := 0
+	fetched, left := 0, 0
+	var first *url.URL // the first nested catalog left out
 	for u := range c.targets("api-catalog", originOf(final), c.read) {
-		if fetched == maxNestedCatalogs || c.budget <= 0 {
-			c.probs.add(fmt.Errorf("discover: API catalog %s not fetched: at most %d nested catalogs and %d bytes are read", showURL(u), maxNestedCatalogs, maxAllCatalogsBytes))
+		if fetched == maxNestedCatalogs || c.budget <= 0 || ctx.Err() != nil {
+			if left++; first == nil {
+				first = u
+			}
 			continue
 		}
 		fetched++
@@ -138,6 +142,18 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 			c.probs.add(err)
 		}
 	}
+	if left == 0 {
+		return
+	}
+	var why error = fmt.Errorf("at most %d nested catalogs and %d bytes are read", maxNestedCatalogs, maxAllCatalogsBytes)
+	if ctx.Err() != nil {
+		why = context.Cause(ctx)
+	}
+	what := "nested API catalogs"
+	if left == 1 {
+		what = "nested API catalog"
+	}
+	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, what, showURL(first), why))
 }
 
 // showOrigin describes origin for an error message.

@@ -19,8 +19,9 @@ const maxCatalogRedirects = 10
 var ErrInsecureRedirect = errors.New("discover: redirect from https to http not followed")
 
 // errAlreadyRead refuses a redirect of a nested catalog to a catalog that
-// APICatalog has already read (rule 17).
-var errAlreadyRead = errors.New("discover: redirect to an API catalog already read")
+// APICatalog has already read (rule 17), and of a linkset to a URL that
+// FollowLinksets has already read (rule 32).
+var errAlreadyRead = errors.New("discover: redirect to a document already read")
 
 // guardCatalogRedirects returns a copy of client whose redirects follow
 // the policy of APICatalog (rule 16): any origin, never from https to

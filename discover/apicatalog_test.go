@@ -203,6 +203,44 @@ func TestAPICatalogHostile(t *testing.T) {
 	}
 }
 
+// TestAPICatalogContextDone: once ctx is done (a caller's deadline), no
+// further nested catalog is requested, and those left out are one
+// problem that wraps the context's error, not one each (rule 17).
+func TestAPICatalogContextDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var nested weblink.Links
+	for i := range 16 {
+		nested = append(nested, weblink.Link{Target: fmt.Sprintf("/c%d", i), Rel: []string{"api-catalog"}})
+	}
+	requests := 0
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++ // one request at a time: APICatalog starts no goroutine
+		if r.URL.Path == wellKnownAPICatalog {
+			weblink.APICatalog("/", nested).ServeHTTP(w, r)
+			return
+		}
+		cancel() // the deadline passes while the first nested catalog is read
+		weblink.APICatalog("/", weblink.Links{{Target: "/api" + r.URL.Path, Rel: []string{"item"}}}).ServeHTTP(w, r)
+	}))
+	defer s.Close()
+	u, _ := url.Parse(s.URL)
+	links, err := APICatalog(ctx, nil, u)
+	if requests != 2 {
+		t.Errorf("%d requests; want 2", requests)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v; want it to wrap context.Canceled", err)
+	}
+	// /c0 may have failed too, cancelled in flight: at most two problems.
+	if n := strings.Count(err.Error(), "\n") + 1; n > 2 || !strings.Contains(err.Error(), `discover: 15 nested API catalogs not fetched, from "`+s.URL+`/c1" on: context canceled`) {
+		t.Errorf("error (%d problems):\n%v\nwant one problem for the 15 catalogs not fetched", n, err)
+	}
+	if len(links) < 16 {
+		t.Errorf("%d links; want the catalog's 16 and what was read of /c0", len(links))
+	}
+}
+
 // TestAPICatalogBytes checks the byte budget of all catalogs together:
 // nested catalogs of 3 MiB each are read until 16 MiB are, the last one
 // cut, and the rest not fetched (rule 17).

@@ -140,6 +140,10 @@
 //     ([ErrTruncated]). The linksets left out are an error wrapping
 //     [ErrLinksetLimit] that says how many and names the first: one page
 //     listing 2,000 linksets made 2,001 requests and a 2.6 GB heap before.
+//     Each URL is read once, also through redirects (compared without
+//     fragment): a linkset named directly after a redirect reached it, or
+//     a redirect to a linkset or to the resource read before, is not
+//     requested again, and that is no problem.
 //  33. Each problem of a linkset (its request failed, its status is not
 //     2xx, it was cut, it is not a linkset) is a [*FollowError] naming it,
 //     one of the errors the error of [Links] joins. A [*weblink.StatusError]
@@ -179,4 +183,7 @@
 //     its links appended; at most 16 are fetched, and at most 4 MiB of each
 //     and 16 MiB of all catalog bodies are read. What is not fetched or
 //     read for these bounds is reported in the error, with the links found.
+//     Once the context is done no nested catalog is requested; those left
+//     out, for a bound or the context, are one problem, which wraps the
+//     context's error when that is why.
 package discover

@@ -67,3 +67,67 @@ func TestFollowLinksetsBytes(t *testing.T) {
 		t.Errorf("error %v; want the fourth linkset cut and 6 linksets not followed", err)
 	}
 }
+
+// TestFollowLinksetsRedirectOnce: a linkset reached through a redirect is
+// not fetched again when another link names it directly, in either order,
+// nor when a second redirect leads to it; its links are appended once
+// (rule 32). A redirect loop is still a problem.
+func TestFollowLinksetsRedirectOnce(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		links string // the resource's Link field
+		want  []string
+	}{
+		{"redirect first", `</a>; rel=linkset, </b>; rel=linkset`, []string{"/", "/a", "/b"}},
+		{"direct first", `</b>; rel=linkset, </a>; rel=linkset`, []string{"/", "/b", "/a"}},
+		{"two redirects", `</a>; rel=linkset, </c>; rel=linkset, </b>; rel=linkset`, []string{"/", "/a", "/b", "/c"}},
+		{"to the resource", `</self>; rel=linkset, </b>; rel=linkset`, []string{"/", "/self", "/b"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = append(got, r.URL.Path) // one request at a time
+				switch r.URL.Path {
+				case "/":
+					w.Header().Set("Link", c.links)
+				case "/a", "/c":
+					http.Redirect(w, r, "/b", http.StatusFound)
+				case "/self":
+					http.Redirect(w, r, "/", http.StatusFound)
+				case "/b":
+					w.Header().Set("Content-Type", weblink.LinksetType)
+					fmt.Fprint(w, `</item>; rel="item"`)
+				}
+			}))
+			defer srv.Close()
+			links, err := get(t, srv.URL+"/", FollowLinksets())
+			if err != nil {
+				t.Errorf("error %v", err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("requests %q, want %q: each final URL once", got, c.want)
+			}
+			if n := len(links.AllRel("item")); n != 1 {
+				t.Errorf("%d item links, want the one of /b once", n)
+			}
+		})
+	}
+	t.Run("loop", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/":
+				w.Header().Set("Link", `</a>; rel=linkset`)
+			case "/a":
+				http.Redirect(w, r, "/x", http.StatusFound)
+			case "/x":
+				http.Redirect(w, r, "/a", http.StatusFound)
+			}
+		}))
+		defer srv.Close()
+		_, err := get(t, srv.URL+"/", FollowLinksets())
+		var fe *FollowError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "redirects") {
+			t.Errorf("error %v; want the loop said as the linkset's problem", err)
+		}
+	})
+}

@@ -65,7 +65,8 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
 // FollowLinksets makes Links fetch the targets of the rel="linkset" links
 // it found (RFC 9264 §6) that share the origin of the resource's final URL,
-// each once, and append their links, with targets and anchors resolved
+// each once (a URL reached through a redirect is not fetched again), and
+// append their links, with targets and anchors resolved
 // against the linkset's URL. Links in a linkset are not followed further.
 // At most 16 linksets are fetched, and at most MaxBytes of them are read
 // together; those left out are an error wrapping [ErrLinksetLimit], and

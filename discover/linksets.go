@@ -49,9 +49,16 @@ func (e *FollowError) Unwrap() error { return e.Err }
 // followLinksets fetches the rel="linkset" targets among the links found
 // so far that share final's origin, each once, at most maxLinksets of them
 // and at most MaxBytes of them together, and appends their links. Those
-// left out are reported with ErrLinksetLimit.
+// left out are reported with ErrLinksetLimit. Each URL is read once, also
+// through redirects: a linkset whose final URL was read before (final
+// itself, or a linkset reached through a redirect) is neither requested
+// again nor redirected to (rule 32).
 func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
-	seen := map[string]bool{withoutFragment(final): true}
+	seen := map[string]bool{withoutFragment(final): true} // yielded, or read
+	read := map[string]bool{withoutFragment(final): true} // final URLs of the responses
+	client := f.client
+	f.client = refuseRead(client, read)
+	defer func() { f.client = client }()
 	budget := f.cfg.maxBytes
 	fetched, left := 0, 0
 	var first *url.URL // the first linkset left out
@@ -63,7 +70,11 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 			continue
 		}
 		fetched++
-		budget -= f.fetchLinkset(ctx, userAgent, u, budget)
+		n, from := f.fetchLinkset(ctx, userAgent, u, budget)
+		budget -= n
+		if from != nil {
+			seen[withoutFragment(from)], read[withoutFragment(from)] = true, true
+		}
 	}
 	if left > 0 {
 		why := fmt.Sprintf("%d were fetched, the most FollowLinksets fetches", fetched)
@@ -77,23 +88,44 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 	}
 }
 
+// refuseRead returns a copy of client that refuses a redirect to a URL in
+// read (compared without fragment) with errAlreadyRead, before its own
+// CheckRedirect runs.
+func refuseRead(client *http.Client, read map[string]bool) *http.Client {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if read[withoutFragment(req.URL)] {
+			return errAlreadyRead
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects") // net/http's policy
+		}
+		return nil
+	}
+	return &c
+}
+
 // fetchLinkset GETs the linkset at u, reads at most limit bytes of it and
-// appends its links. It returns how many bytes it read. Its problems are
-// reported as *FollowError.
-func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) int64 {
-	var read int64
+// appends its links. It returns how many bytes it read, and the URL the
+// response came from after redirects (nil when none came, or a redirect
+// led to a URL read before). Its problems are reported as *FollowError.
+func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) (read int64, from *url.URL) {
 	f.scoped(func(err error) error { return &FollowError{URL: redacted(u), Err: err} }, func() {
-		read = f.readLinkset(ctx, userAgent, u, limit)
+		read, from = f.readLinkset(ctx, userAgent, u, limit)
 	})
-	return read
+	return read, from
 }
 
 // readLinkset is fetchLinkset, reporting the problems unwrapped.
-func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) int64 {
+func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) (int64, *url.URL) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		f.probs.add(err)
-		return 0
+		return 0, nil
 	}
 	req.Header.Set("Accept", linksetAccept)
 	if userAgent != "" {
@@ -101,8 +133,10 @@ func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL,
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		f.probs.add(err)
-		return 0
+		if !errors.Is(err, errAlreadyRead) {
+			f.probs.add(err)
+		}
+		return 0, nil
 	}
 	defer resp.Body.Close()
 	if resp.Request == nil || resp.Request.URL == nil {
@@ -110,9 +144,9 @@ func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL,
 	}
 	if !is2xx(resp.StatusCode) {
 		f.probs.add(statusError(resp, resp.Request.URL))
-		return 0
+		return 0, resp.Request.URL
 	}
-	return f.body(resp, limit, true)
+	return f.body(resp, limit, true), resp.Request.URL
 }
 
 // scoped runs read with a problem list of its own, then adds each of its

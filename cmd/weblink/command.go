@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -64,18 +65,47 @@ func (c *command) finish() int {
 
 // noLinks says that no links were found, unless a failure said more, and
 // returns the exit status for it. Templated links, which only the table
-// and -json show, are not links to -rel, -next, -format or -check: they
-// are named, so that their table rows are not a puzzle.
+// and -json show (and -check checks), are not links to -rel, -next or
+// -format: they are named, so that their table rows are not a puzzle.
 func (c *command) noLinks() int {
 	switch {
 	case c.failed:
 	case c.tmpls > 0:
 		c.errorf("no links found, only %d templated %s (Link-Template), which the table and -json show",
 			c.tmpls, plural(c.tmpls, "link"))
+	case c.bodyMayHaveLinks():
+		c.errorf("no links found in the Link header of %s; its body (%s) may have some: weblink -url %s -discover reads them",
+			messageURL(c.last.Request.URL.String()), mediaTypeOf(c.last), messageURL(c.opts.url))
 	default:
 		c.errorf("no links found")
 	}
 	return exitNone
+}
+
+// bodyMayHaveLinks reports whether the last response fetched, whose head
+// had no links, is of a media type whose body -discover reads links from
+// (HTML <link> and <a>, Atom and RSS feeds), and -url was given without
+// -discover, which reads them, or -api-catalog or -linkformat, which read
+// the body already.
+func (c *command) bodyMayHaveLinks() bool {
+	if c.last == nil || c.opts.discover || c.opts.catalog || c.opts.linkformat {
+		return false
+	}
+	switch mediaTypeOf(c.last) {
+	case "text/html", "application/xhtml+xml", "application/atom+xml", "application/rss+xml":
+		return true
+	}
+	return false
+}
+
+// mediaTypeOf returns the media type of the Content-Type of resp, lower
+// case, "" when there is none or it does not parse.
+func mediaTypeOf(resp *http.Response) string {
+	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
 }
 
 // errorf prints an error on standard error, without the userinfo of any

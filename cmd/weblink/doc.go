@@ -6,8 +6,10 @@
 //	weblink [flags] [link-value ...]
 //
 // Each argument is one Link field value, or a pasted header line "Link: ..."
-// (any letter case). Without arguments, weblink reads standard input (at most
-// 1 MiB) and recognises it by its first non-blank line:
+// (any letter case), or several pasted header lines, a status line first or
+// not, each after curl -v's "< " or not: their Link and Link-Template fields
+// are read, up to a blank line. Without arguments, weblink reads standard
+// input (at most 1 MiB) and recognises it by its first non-blank line:
 //
 //	HTTP/...     one or more response heads, as curl -sI or curl -i print
 //	             them: the last head counts (after redirects and 1xx), with
@@ -17,6 +19,10 @@
 //	             stops at its blank line, so the body is never read
 //	Name: value  a header block, up to its first blank line
 //	{            an application/linkset+json document (RFC 9264 §4.2)
+//	<!doctype    an HTML or XML document (also <?xml, or <html on a line
+//	             without ";"), or a JSON array ("["): an error, since it is
+//	             a body, not a head; -url URL -discover reads the links of
+//	             an HTML document
 //	otherwise    Link field values, one per line as -format prints them, or
 //	             an application/linkset document (RFC 9264 §4.1): a line
 //	             that starts with "<" starts a new value unless the line
@@ -42,7 +48,8 @@
 //	    terminal reports), not with NO_COLOR or TERM=dumb
 //	    $ weblink -url https://api.example.com/items -all -rel item
 //	-max-pages N
-//	    with -all: stop with an error after N pages (default 1000)
+//	    with -all: stop with an error after N pages; a usage error without -all,
+//	    which it bounds but does not imply (default 1000)
 //	    $ weblink -url https://api.example.com/items -all -max-pages 20
 //	-H 'Name: value'
 //	    with -url: add the request header 'Name: value' (repeat it for several)
@@ -88,7 +95,12 @@
 //	    its field value with a caret and marked error (RFC 8288 or RFC 9110
 //	    forbids it, or parsers drop it) or warning (allowed, but it will not
 //	    work as meant, such as a preload without as or an unregistered relation
-//	    type); exit status 2 when there are errors
+//	    type); Link-Template fields (RFC 9652) too: a field that is not a
+//	    Structured Field List of Strings, a target or anchor that is not a URI
+//	    Template (RFC 6570), a var-base that is not a URI-reference, and what is
+//	    wrong with the link as with a Link field (rel missing, malformed) are
+//	    errors, an unregistered relation type a warning; exit status 2 when
+//	    there are errors
 //	    $ curl -sI https://example.com/ | weblink -check
 //	-format
 //	    print each link as one link-value per line, as weblink would send it

@@ -150,13 +150,15 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		io.WriteString(stdout, versionText())
 		return o, nil, exitOK, false
 	}
-	modes := 0
+	modes, maxPages := 0, false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "rel", "next", "json", "check", "format":
 			if f.Value.String() != "false" { // -json=false chooses no mode
 				modes++
 			}
+		case "max-pages":
+			maxPages = true
 		}
 	})
 	switch {
@@ -174,6 +176,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
 	case o.base != "" && (o.discover || o.catalog):
 		return o, nil, usageError(stderr, "-base cannot be combined with -discover or -api-catalog, which resolve the links against the URLs they fetch"), false
+	case maxPages && !o.all:
+		return o, nil, usageError(stderr, o.maxPagesWithoutAll()), false
 	case o.maxPages < 1:
 		return o, nil, usageError(stderr, "-max-pages must be at least 1"), false
 	case o.timeout <= 0:
@@ -216,11 +220,27 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	return o, values, exitOK, true
 }
 
+// maxPagesWithoutAll returns the usage error for -max-pages given without
+// -all, which it bounds: it is not taken to mean -all, because a bound
+// that started a walk through every page would do more than was asked.
+// The error suggests the command line with -all when that one would run.
+func (o *options) maxPagesWithoutAll() string {
+	msg := "-max-pages needs -all: it bounds the pages that -all follows"
+	if o.url != "" && !o.next && !o.discover && !o.linkformat && !o.catalog {
+		msg += fmt.Sprintf("; add -all: weblink -url %s -all -max-pages %d", clean(withoutUserinfo(o.url)), o.maxPages)
+	}
+	return msg
+}
+
 // urlValue returns the usage error for a link value that is an http or
 // https URL rather than a Link field value (which starts with "<"), as
-// when weblink is given the URL to fetch, or "" when there is none.
+// when weblink is given the URL to fetch, or the word help, or "" when
+// there is none.
 func urlValue(values []string) string {
 	for i, v := range values {
+		if ascii.EqualFold(strings.TrimSpace(v), "help") {
+			return fmt.Sprintf("argument %d is %q, not a Link field value; for help, run weblink -h", i+1, v)
+		}
 		s := strings.TrimLeft(v, " \t")
 		if name, value, ok := splitHeader(s); ok && isLink(name) {
 			s = value

@@ -102,25 +102,32 @@ func (c *command) linksOf(p page) *pageLinks {
 	if n := len(p.heads); n > 0 {
 		pl.url, base = p.heads[n-1].url, p.heads[n-1].base
 	}
-	switch {
-	case p.linkset != nil:
+	if p.linkset != nil {
 		pl.links, pl.linkset = c.parseLinkset(p.linkset), true
-	case p.linkformat != nil:
-		pl.links, pl.linkformat = c.parseLinkFormat(p.linkformat), true
-	default:
+	} else {
+		// A link-format page's final head stands for the document: only
+		// its 103 heads have fields.
 		pl.links, pl.hints = c.parseHeads(p.heads)
 		pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
 	}
-	switch {
-	case pl.linkformat && base == nil:
-		pl.links = hostsByDefault(pl.links)
-	case pl.linkformat:
-		pl.links = linkformat.Resolve(pl.links, base)
-	case base != nil:
+	if base != nil {
 		pl.links = pl.links.Resolve(base)
+	}
+	if p.linkformat != nil {
+		pl.links, pl.linkformat = append(pl.links, resolveLinkFormat(c.parseLinkFormat(p.linkformat), base)...), true
 	}
 	pl.base = base
 	return pl
+}
+
+// resolveLinkFormat resolves the links of a link-format document against
+// base as RFC 6690 §2.1 says (linkformat.Resolve); without a base, their
+// targets and anchors stay as written.
+func resolveLinkFormat(links weblink.Links, base *url.URL) weblink.Links {
+	if base == nil {
+		return hostsByDefault(links)
+	}
+	return linkformat.Resolve(links, base)
 }
 
 // hostsByDefault gives each link of a link-format document that has no

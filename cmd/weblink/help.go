@@ -15,8 +15,10 @@ const helpIntro = `Usage: weblink [flags] [link-value ...]
 weblink shows, checks and follows HTTP Link headers (RFC 8288).
 
 Each argument is one Link field value, or a pasted header line "Link: ..."
-(any letter case). Without arguments, weblink reads standard input (at most
-1 MiB) and recognises it by its first non-blank line:
+(any letter case), or several pasted header lines, a status line first or
+not, each after curl -v's "< " or not: their Link and Link-Template fields
+are read, up to a blank line. Without arguments, weblink reads standard
+input (at most 1 MiB) and recognises it by its first non-blank line:
 
   HTTP/...     one or more response heads, as curl -sI or curl -i print
                them: the last head counts (after redirects and 1xx), with
@@ -26,6 +28,10 @@ Each argument is one Link field value, or a pasted header line "Link: ..."
                stops at its blank line, so the body is never read
   Name: value  a header block, up to its first blank line
   {            an application/linkset+json document (RFC 9264 §4.2)
+  <!doctype    an HTML or XML document (also <?xml, or <html on a line
+               without ";"), or a JSON array ("["): an error, since it is
+               a body, not a head; -url URL -discover reads the links of
+               an HTML document
   otherwise    Link field values, one per line as -format prints them, or
                an application/linkset document (RFC 9264 §4.1): a line
                that starts with "<" starts a new value unless the line
@@ -45,7 +51,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://api.example.com/items"},
 	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line as wide as the terminal (COLUMNS, else the width the terminal reports), not with NO_COLOR or TERM=dumb`,
 		"weblink -url https://api.example.com/items -all -rel item"},
-	{"max-pages", "with -all: stop with an error after `N` pages",
+	{"max-pages", "with -all: stop with an error after `N` pages; a usage error without -all, which it bounds but does not imply",
 		"weblink -url https://api.example.com/items -all -max-pages 20"},
 	{"H", "with -url: add the request header `'Name: value'` (repeat it for several) to the requests to the origin of -url, also on redirects; another origin gets only Accept, Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent",
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
@@ -61,7 +67,7 @@ var flagDocs = []struct{ name, help, example string }{
 		`next=$(curl -sI "$u" | weblink -next -base "$u")`},
 	{"json", "print the links as a linkset (application/linkset+json, RFC 9264 §4.2); a link without anchor gets its base as anchor: -base, or the page of -url that sent it; without links, an empty linkset",
 		`weblink -json '<https://example.com/a>; rel="alternate"'`},
-	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); exit status 2 when there are errors",
+	{"check", "check the links as a sender must write them: each problem is shown under its field value with a caret and marked error (RFC 8288 or RFC 9110 forbids it, or parsers drop it) or warning (allowed, but it will not work as meant, such as a preload without as or an unregistered relation type); Link-Template fields (RFC 9652) too: a field that is not a Structured Field List of Strings, a target or anchor that is not a URI Template (RFC 6570), a var-base that is not a URI-reference, and what is wrong with the link as with a Link field (rel missing, malformed) are errors, an unregistered relation type a warning; exit status 2 when there are errors",
 		"curl -sI https://example.com/ | weblink -check"},
 	{"format", "print each link as one link-value per line, as weblink would send it",
 		"weblink -format '<https://example.com/>; REL=Next'"},

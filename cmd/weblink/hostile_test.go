@@ -122,6 +122,8 @@ func FuzzStdin(f *testing.F) {
 	f.Add("HTTP/1.1 103 x\n\nHTTP/1.1 200\nLink: <\xff>\n", 4)
 	f.Add("\ufeffHTTP/1.1 301 x\nLocation: //h\xff/%zz\n\nHTTP/1.1 308\nLocation: ../x?y#z\n\nHTTP/1.1 200\nLink: <a>; rel=next; anchor=\"#f\"\n", 5)
 	f.Add("HTTP/1.1 302 x\nLocation: http://[::1\n\nHTTP/1.1 200\nLink: <a>; rel=next\n", 6)
+	f.Add("< HTTP/2 200\r\n< link: <a>; rel=next\r\n<\n < x\n\n<!doctype html>", 0)
+	f.Add(" link-template: \"/{x\"; rel=\"item\"; var-base=\"a b\"\n\tlink: <a>,\n\"{\"; anchor=\"}\"", 3)
 	f.Fuzz(func(t *testing.T, in string, mode int) {
 		args := modes[uint(mode)%uint(len(modes))]
 		r := runCmd(t, in, args...)

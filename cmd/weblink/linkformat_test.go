@@ -208,3 +208,40 @@ func TestLinkFormatHostileBody(t *testing.T) {
 		t.Errorf("gave up after %v, with -timeout 500ms", d)
 	}
 }
+
+// TestLinkFormatEarlyHints: a link-format response fetched with -url shows
+// the Link and Link-Template fields of the 103 Early Hints heads before it
+// in the table, marked 103, as every other -url output does, whether it
+// was found by its Content-Type (HEAD, then GET) or read with -linkformat;
+// -format, -rel and -json take the document's links only. Before, the
+// table dropped the 103 heads of a link-format response.
+func TestLinkFormatEarlyHints(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
+		w.Header().Set("Link-Template", `"/t/{x}"; rel="item"`)
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del("Link-Template")
+		w.Header().Set("Link", "<ignored>; rel=next") // the body holds the links
+		w.Header().Set("Content-Type", "application/link-format")
+		fmt.Fprint(w, `</sensors/temp>;rt="temperature"`)
+	}))
+	defer srv.Close()
+	u := srv.URL
+	for _, args := range [][]string{{"-url", u + "/core"}, {"-url", u + "/core", "-linkformat"}} {
+		r := runBinary(t, "", args...)
+		if r.code != exitOK || r.stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if len(lines) != 4 ||
+			!strings.HasPrefix(lines[1], "103  ") || !strings.Contains(lines[1], "preload") || !strings.Contains(lines[1], u+"/style.css") ||
+			!strings.HasPrefix(lines[2], "final  ") || !strings.Contains(lines[2], u+"/sensors/temp") ||
+			!strings.HasPrefix(lines[3], "103 template  item") || !strings.Contains(lines[3], "/t/{x}") || strings.Contains(r.stdout, "ignored") {
+			t.Errorf("%q: stdout:\n%s\nwant a header, the 103 head's link, the document's link, the 103 head's template (the table's order)", args, r.stdout)
+		}
+	}
+	host := strings.TrimPrefix(u, "http://")
+	runBinary(t, "", "-url", u+"/core", "-format").want(t, exitOK,
+		`<http://`+host+`/sensors/temp>;rel="hosts";anchor="http://`+host+`/";rt="temperature"`+"\n")
+	runBinary(t, "", "-url", u+"/core", "-rel", "preload").want(t, exitNone, "")
+}

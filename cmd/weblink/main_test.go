@@ -305,6 +305,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-rel", "next", "-format", "<a>; rel=next"}, "cannot be combined"},
 		{[]string{"-rel=", "-json", "<a>; rel=next"}, "cannot be combined"},
 		{[]string{"<a>; rel=next", "-all"}, "-all needs -url"},
+		// -max-pages bounds -all; without it, the bound would be lost.
+		{[]string{"<a>; rel=next", "-max-pages", "5"}, "-max-pages needs -all"},
+		{[]string{"-url", "http://127.0.0.1:1/", "-max-pages", "5"}, "add -all: weblink -url http://127.0.0.1:1/ -all -max-pages 5"},
+		{[]string{"-url", "http://127.0.0.1:1/", "-max-pages=1", "-next"}, "-max-pages needs -all"},
 		{[]string{"-url", "http://example.com/", "<a>; rel=next"}, "cannot be combined"},
 		{[]string{"-url", "ftp://example.com/"}, "not an absolute http or https URL"},
 		{[]string{"-url", "/relative"}, "not an absolute http or https URL"},

@@ -59,6 +59,7 @@ func (k *checker) severity(c *command, warning bool) string {
 // link the well-formed relation types that are neither registered nor URIs
 // as warnings (a malformed one is an error already).
 func (k *checker) page(c *command, p *pageLinks) error {
+	defer k.templates(c, p)
 	prefix := weblink.ErrInvalidLink.Error() + ": "
 	for i, l := range p.links {
 		name := "link " + strconv.Itoa(c.links-len(p.links)+i+1) + " <" + clean(shorten(redactUserinfo(l.Target))) + ">"
@@ -93,12 +94,16 @@ func (k *checker) end(c *command) int {
 	if k.capped {
 		more = " listed (more were found: see above)"
 	}
-	fmt.Fprintf(c.out, "%d %s: %d %s%s, %d %s\n", c.links, plural(c.links, "link"),
+	templates := ""
+	if c.tmpls > 0 {
+		templates = fmt.Sprintf(", %d templated %s", c.tmpls, plural(c.tmpls, "link"))
+	}
+	fmt.Fprintf(c.out, "%d %s%s: %d %s%s, %d %s\n", c.links, plural(c.links, "link"), templates,
 		k.problems, plural(k.problems, "error"), more, k.warnings, plural(k.warnings, "warning"))
 	switch {
 	case k.problems > 0:
 		return exitProblem
-	case c.links == 0:
+	case c.links == 0 && c.tmpls == 0:
 		return c.noLinks()
 	}
 	return exitOK

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"net/url"
 
 	"github.com/weblinking/weblink/discover"
@@ -13,7 +15,9 @@ import (
 // and the userinfo of -url go to the origin of -url only, as for -url
 // (client.go). Problems that did not stop the reading are printed on
 // standard error, a nested catalog that is not 2xx among them; a catalog
-// that is not 2xx fails as -url words it.
+// that is not 2xx fails as -url words it. -timeout ends the whole reading
+// (discover.APICatalog requests no nested catalog after it), which is said
+// after the links read by then.
 func apiCatalogSource(c *command) error {
 	u, err := url.Parse(c.opts.url)
 	if err != nil {
@@ -29,8 +33,15 @@ func apiCatalogSource(c *command) error {
 		}
 		return c.fetchError(es[len(es)-1])
 	}
-	if err != nil {
-		c.fail(err) // each problem on a line
+	for _, e := range leaves(err) { // each problem on a line
+		var unsent *url.Error
+		if errors.As(e, &unsent) {
+			e = c.fetchError(e) // worded as for -url: "no response within ... (-timeout)"
+		}
+		c.fail(e)
+	}
+	if errors.Is(c.ctx.Err(), context.DeadlineExceeded) {
+		c.errorf("-timeout %v passed: the API catalog was read up to there; raise -timeout to wait longer", c.opts.timeout)
 	}
 	base := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/api-catalog"}
 	return c.show(page{discovered: &discovered{links: links, base: base}})

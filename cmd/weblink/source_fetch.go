@@ -64,7 +64,7 @@ func fetchSource(c *command) error {
 				if method == http.MethodHead {
 					return linkformatFetchSource(c)
 				}
-				return c.showLinkFormat(resp)
+				return c.showLinkFormat(resp, hints.take())
 			}
 			if err := c.show(responsePage(resp, hints.take(), c.responseBase(resp))); err != nil {
 				return err

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
+	"net/http/httptrace"
 
 	"github.com/weblinking/weblink/linkformat"
 )
@@ -39,7 +39,9 @@ func linkformatStdinSource(stdin io.Reader) source {
 // response is application/link-format.
 func linkformatFetchSource(c *command) error {
 	defer c.progress.clear()
-	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, c.opts.url, nil)
+	var hints earlyHints
+	ctx := httptrace.WithClientTrace(c.ctx, hints.trace())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.opts.url, nil)
 	if err != nil {
 		return err
 	}
@@ -47,7 +49,7 @@ func linkformatFetchSource(c *command) error {
 		if err != nil {
 			return c.fetchError(err)
 		}
-		if err := c.showLinkFormat(resp); err != nil {
+		if err := c.showLinkFormat(resp, hints.take()); err != nil {
 			return err
 		}
 	}
@@ -56,9 +58,11 @@ func linkformatFetchSource(c *command) error {
 
 // showLinkFormat reads the body of resp, the response to a GET, and shows
 // its links: those of the link-format document, resolved against the URL
-// after redirects (or -base) by linkformat.Resolve. The Link header fields
-// of the response are not read: the body holds the links.
-func (c *command) showLinkFormat(resp *http.Response) error {
+// after redirects (or -base) by linkformat.Resolve, after those of hints,
+// the heads of the 103 Early Hints before resp, as for any response
+// (responsePage). The Link header fields of resp itself are not read: the
+// body holds the links.
+func (c *command) showLinkFormat(resp *http.Response, hints []http.Header) error {
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLinkFormat+1))
 	switch {
 	case err != nil && c.cutShort(err):
@@ -69,8 +73,11 @@ func (c *command) showLinkFormat(resp *http.Response) error {
 	if len(b) > maxLinkFormat {
 		return fmt.Errorf("GET %s: the link-format body is larger than 16 MiB", messageURL(resp.Request.URL.String()))
 	}
-	h := head{status: resp.StatusCode, url: showURL(resp.Request.URL), base: c.responseBase(resp)}
-	if err := c.show(page{heads: []head{h}, linkformat: &document{text: b, line: 1}}); err != nil {
+	p := responsePage(resp, hints, c.responseBase(resp))
+	final := &p.heads[len(p.heads)-1]
+	final.links, final.templates = nil, nil
+	p.linkformat = &document{text: b, line: 1}
+	if err := c.show(p); err != nil {
 		return err
 	}
 	c.last = resp
@@ -80,6 +87,5 @@ func (c *command) showLinkFormat(resp *http.Response) error {
 // isLinkFormat reports whether the Content-Type of resp is
 // application/link-format (RFC 6690 §7.3), whatever its parameters.
 func isLinkFormat(resp *http.Response) bool {
-	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return err == nil && mt == linkformat.MediaType
+	return mediaTypeOf(resp) == linkformat.MediaType
 }

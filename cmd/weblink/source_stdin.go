@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -103,6 +104,12 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 		hd.base = base
 		return page{heads: []head{hd}}, nil
 	}
+	switch {
+	case isMarkup(line):
+		return page{}, errMarkup
+	case strings.HasPrefix(strings.TrimSpace(line), "["):
+		return page{}, errJSONArray
+	}
 	rest, err := io.ReadAll(lr.r)
 	lr.n += len(rest)
 	if err != nil {
@@ -113,6 +120,32 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 		return page{linkset: &document{text: []byte(doc), line: start}}, nil
 	}
 	return page{heads: []head{{links: splitValues(doc, start), base: base}}}, nil
+}
+
+// errMarkup is the error for standard input that is an HTML or XML
+// document: a response body, piped in by curl without -I.
+var errMarkup = errors.New("it is a document (HTML or XML), not a response head: pipe the head (curl -sI URL | weblink), or let weblink read the links of the document: weblink -url URL -discover")
+
+// errJSONArray is the error for standard input that is a JSON array,
+// which neither Link field values nor a linkset+json document (an object)
+// start with: the body of an API's response, piped in by curl without -I.
+var errJSONArray = errors.New("it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
+
+// isMarkup reports whether line, the first non-blank line of the input,
+// starts an HTML or XML document rather than Link field values: a
+// doctype, an XML declaration, or an <html> start tag ("<html" then a
+// space or ">") on a line without ";", which a link-value "<html>; rel=x"
+// has.
+func isMarkup(line string) bool {
+	s := strings.TrimLeft(line, " \t")
+	switch {
+	case hasPrefixFold(s, "<!doctype"), strings.HasPrefix(s, "<?xml"):
+		return true
+	case hasPrefixFold(s, "<html") && len(s) > len("<html"):
+		c := s[len("<html")]
+		return (c == ' ' || c == '>') && !strings.Contains(s, ";")
+	}
+	return false
 }
 
 // splitValues splits doc, Link field values or an application/linkset
