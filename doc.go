@@ -331,7 +331,9 @@
 //  30. Two URLs are one origin (RFC 6454 §4) when their schemes and ports
 //     (an absent port being the scheme's default) are equal and net/http
 //     would send both requests to the same host: a host of plain ASCII is
-//     compared ASCII case-insensitively; a host with any byte outside ASCII
+//     compared ASCII case-insensitively, except the zone of an IPv6 literal
+//     (http://[fe80::1%25eth0]/, RFC 6874), an interface name compared byte
+//     for byte (eth0 and ETH0 are two); a host with any byte outside ASCII
 //     is compared byte for byte and is never the origin of an ASCII host.
 //     net/http dials such a host by its IDNA mapping (UTS #46), which
 //     strings.ToLower does not follow: http://api.gİthub.test (U+0130) goes
