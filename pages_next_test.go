@@ -60,14 +60,14 @@ func oldNextLink(resp *http.Response) (*url.URL, error) {
 }
 
 // oldResolveRef is resolveRef without its plainuri.Absolute short cut: always
-// net/url, given ref as plainuri.Parse parses it (rule 32: net/url alone
+// net/url, given ref as plainuri.Resolve parses it (rule 32: net/url alone
 // writes "!" back as %21 and %2F as "/" in a path that is not plain ASCII).
 func oldResolveRef(base *url.URL, ref string) (string, error) {
-	u, err := plainuri.Parse(ref)
+	s, err := plainuri.Resolve(base, ref)
 	if err != nil {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}
-	return base.ResolveReference(u).String(), nil
+	return s, nil
 }
 
 // oldVisitKeyOf is visitKeyOf as nextOf called it.

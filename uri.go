@@ -132,9 +132,9 @@ func resolveRef(base *url.URL, ref string) (string, error) {
 	if plainuri.Absolute(ref) {
 		return ref, nil
 	}
-	u, err := plainuri.Parse(ref) // keeps every %HH as written (rule 32)
+	s, err := plainuri.Resolve(base, ref) // keeps every %HH as written (rule 32)
 	if err != nil {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}
-	return base.ResolveReference(u).String(), nil
+	return s, nil
 }
