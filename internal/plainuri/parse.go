@@ -1,7 +1,6 @@
 package plainuri
 
 import (
-	"cmp"
 	"net/url"
 	"strings"
 )
@@ -66,22 +65,27 @@ func Resolve(base *url.URL, ref string) (string, error) {
 	if u.User == nil {
 		return s, nil
 	}
-	// ref has an authority, which the result takes as it is (§5.2.2), and
-	// String writes it after the scheme, ":" and "//".
-	prefix := "//"
-	if scheme := cmp.Or(u.Scheme, base.Scheme); scheme != "" {
-		prefix = scheme + ":" + prefix
+	// ref has an authority, which the result takes as it is (§5.2.2).
+	// String writes it after the first "//" (the scheme holds no "/"),
+	// the user information up to an "@", having escaped "@", "/", "?" and
+	// "#" inside it.
+	i, j := strings.Index(s, "//")+2, -1
+	if i >= 2 {
+		j = strings.IndexAny(s[i:], "@/?#")
 	}
-	decoded := prefix + u.User.String() + "@"
 	start, end := authority(ref)
 	at := -1
 	if start >= 0 {
 		at = strings.LastIndexByte(ref[start:end], '@')
 	}
-	if at < 0 || !strings.HasPrefix(s, decoded) {
+	if j < 0 || s[i+j] != '@' || at < 0 {
 		return s, nil // not split or written as expected: net/url's form
 	}
-	return prefix + strings.ReplaceAll(ref[start:start+at], "@", "%40") + s[len(decoded)-1:], nil
+	written := ref[start : start+at]
+	if s[i:i+j] == written {
+		return s, nil // as net/url writes it: the usual "user:password"
+	}
+	return s[:i] + strings.ReplaceAll(written, "@", "%40") + s[i+j:], nil
 }
 
 // netURLChanges reports whether s, a path or fragment, holds a byte that
