@@ -361,8 +361,8 @@
 //     http://x/a%2fb/%C3%A4, where net/url alone writes http://x/a/b/%C3%A4
 //     (it drops a path as written when the path is not plain ASCII), in
 //     [Links.Resolve], [ParseResponse], [NextURL], [Pages] and package
-//     discover alike. So is the user information, with an "@" inside it
-//     written %40; but a url.URL holds user information only decoded, so
+//     discover alike. The user information is kept as written too, an "@"
+//     inside it written %40; but a url.URL holds user information only decoded, so
 //     the URL of [NextURL] and [Pages] has in URL.User the user name and
 //     password net/http sends, which its String writes as net/url does:
 //     <//a%3Db@h/> resolves to http://a%3Db@h/ as a target, and NextURL's
