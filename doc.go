@@ -331,7 +331,9 @@
 //  30. Two URLs are one origin (RFC 6454 §4) when their schemes and ports
 //     (an absent port being the scheme's default) are equal and net/http
 //     would send both requests to the same host: a host of plain ASCII is
-//     compared ASCII case-insensitively; a host with any byte outside ASCII
+//     compared ASCII case-insensitively, except the zone of an IPv6 literal
+//     (http://[fe80::1%25eth0]/, RFC 6874), an interface name compared byte
+//     for byte (eth0 and ETH0 are two); a host with any byte outside ASCII
 //     is compared byte for byte and is never the origin of an ASCII host.
 //     net/http dials such a host by its IDNA mapping (UTS #46), which
 //     strings.ToLower does not follow: http://api.gİthub.test (U+0130) goes
@@ -359,7 +361,12 @@
 //     http://x/a%2fb/%C3%A4, where net/url alone writes http://x/a/b/%C3%A4
 //     (it drops a path as written when the path is not plain ASCII), in
 //     [Links.Resolve], [ParseResponse], [NextURL], [Pages] and package
-//     discover alike. The host is left to net/url (rule 30).
+//     discover alike. The user information is kept as written too, an "@"
+//     inside it written %40; but a url.URL holds user information only decoded, so
+//     the URL of [NextURL] and [Pages] has in URL.User the user name and
+//     password net/http sends, which its String writes as net/url does:
+//     <//a%3Db@h/> resolves to http://a%3Db@h/ as a target, and NextURL's
+//     URL writes it http://a=b@h/. The host is left to net/url (rule 30).
 //  33. [Check] allocates no more per input byte than [Parse] may (80 bytes
 //     a byte of input; a Link is 192 bytes and "<>," is 3): once it has
 //     listed its 256 problems it only counts the rest, building no message

@@ -84,7 +84,8 @@ func pageURL(req *http.Request) *url.URL {
 // usable reports whether a link is a next link of the page: it has the
 // relation type "next" (isNext), and no anchor, or an anchor that is the
 // page's URL or a fragment of it once resolved against it, compared as
-// Pages compares visited pages (visitKey). A next link anchored elsewhere is
+// Pages compares visited pages (visitKey) with the bytes no URI holds
+// percent-encoded (rule 32). A next link anchored elsewhere is
 // about another resource (RFC 8288 §3.2) and is not this page's next page.
 func (f *nextFinder) usable(isNext bool, anchor string) bool {
 	if !isNext {
@@ -97,11 +98,14 @@ func (f *nextFinder) usable(isNext bool, anchor string) bool {
 	if f.compared && anchor == f.lastAnchor {
 		return f.lastIsPage
 	}
+	// Both keys as rule 32 writes a URI: a byte of the request URL that no
+	// URI holds (a raw space in its query) is %20 in an anchor resolved
+	// from "?a b", and raw in one resolved from "#f".
 	if !f.keyed {
-		f.pageKey, f.keyed = visitKey(f.page), true
+		f.pageKey, f.keyed = asURI(visitKey(f.page)), true
 	}
 	resolved, _ := resolveRef(f.page, anchor)
-	f.lastAnchor, f.lastIsPage, f.compared = anchor, visitKeyOf(resolved) == f.pageKey, true
+	f.lastAnchor, f.lastIsPage, f.compared = anchor, asURI(visitKeyOf(resolved)) == f.pageKey, true
 	return f.lastIsPage
 }
 

@@ -134,6 +134,12 @@ func removeDotSegments(in string) string {
 	return strings.Join(out, "")
 }
 
+// userinfo returns the user information of authority, as url.Parse splits
+// it: before the last "@", "" when there is none.
+func userinfo(authority string) string {
+	return authority[:max(strings.LastIndexByte(authority, '@'), 0)]
+}
+
 // reservedEscapes returns the %HH escapes of s that encode a reserved
 // character (RFC 3986 §2.2: gen-delims and sub-delims), in order, with
 // their hex digits upper-cased (§6.2.2.1: they are case-insensitive).
@@ -157,14 +163,16 @@ func reservedEscapes(s string) []string {
 // same escaped reserved characters, in the same order, as RFC 3986's own
 // resolution of the reference (referenceResolve): none is decoded, none is
 // added. net/url may otherwise write the target differently (it escapes
-// bytes outside ASCII, lower-cases the scheme and host). The authority is
-// left out of the comparison: net/url decodes a host, which is compared as
-// an origin (rule 30), not as a string.
+// bytes outside ASCII, lower-cases the scheme and host). The user
+// information is compared whole; the host is left out of the comparison:
+// net/url decodes a host, which is compared as an origin (rule 30), not as
+// a string.
 func FuzzResolveEscapes(f *testing.F) {
 	for _, ref := range []string{
 		"http://x/a%2fb/\u00e4", "a%2fb/\u00e4", "/a%3Fb%23c/\u00e4?q=%26\u00e4", "#s%2f\u00e4",
 		"../a%2f..%2f/\u00e4", "/a%2fb/x{y}", "/a!b/\u00e4", "/a[b]/%2F\u00e4", "?%2f\u00e4#%2F",
 		"//h/%2f\u00e4", "a%2F..%2F..%2Fb/ c", "/%41%2f\u00e4",
+		"//a%3Db%2Cc@h/x", "http://u!:p%2a@h/", "//u:p@ss@h/", "//%41@h/%2f\u00e4",
 	} {
 		f.Add(ref, "http://x/d/p?q")
 	}
@@ -186,6 +194,11 @@ func FuzzResolveEscapes(f *testing.F) {
 		// A fragment holds no "#" (RFC 3986 §3.5): net/url writes one as
 		// %23, as rule 32 encodes what a URI cannot hold.
 		w.fragment = strings.ReplaceAll(w.fragment, "#", "%23")
+		// The user information is written as written, but for an "@"
+		// before the last, which no userinfo holds (RFC 3986 §3.2.1).
+		if gu, wu := userinfo(g.authority), strings.ReplaceAll(userinfo(w.authority), "@", "%40"); gu != wu {
+			t.Fatalf("resolveRef(%q, %q) = %q: user information %q; RFC 3986 resolves to %q: %q", base, ref, got, gu, want, wu)
+		}
 		for _, part := range [][2]string{{g.path, w.path}, {g.query, w.query}, {g.fragment, w.fragment}} {
 			if ge, we := reservedEscapes(part[0]), reservedEscapes(part[1]); !slices.Equal(ge, we) {
 				t.Fatalf("resolveRef(%q, %q) = %q: escapes %v; RFC 3986 resolves to %q: %v", base, ref, got, ge, want, we)

@@ -31,6 +31,17 @@ func appendURI(b []byte, ref string) []byte {
 	return b
 }
 
+// asURI returns s with every byte that a URI cannot hold percent-encoded,
+// as appendURI writes it, or s itself when there is none.
+func asURI(s string) string {
+	for i := uriRun(s, 0); i < len(s); i = uriRun(s, i+3) {
+		if !escapeAt(s, i) {
+			return string(appendURI(nil, s))
+		}
+	}
+	return s
+}
+
 // uriRun returns the index of the first byte at or after i that is not
 // allowed as it is in a URI-reference (RFC 3986 §2.2, §2.3): a "%" or a
 // byte to be percent-encoded.
@@ -132,9 +143,9 @@ func resolveRef(base *url.URL, ref string) (string, error) {
 	if plainuri.Absolute(ref) {
 		return ref, nil
 	}
-	u, err := plainuri.Parse(ref) // keeps every %HH as written (rule 32)
+	s, err := plainuri.Resolve(base, ref) // keeps every %HH as written (rule 32)
 	if err != nil {
 		return ref, &ResolveError{Ref: ref, Err: err}
 	}
-	return base.ResolveReference(u).String(), nil
+	return s, nil
 }

@@ -24,3 +24,21 @@ func TestLinksKeepEscapes(t *testing.T) {
 		t.Errorf("links %s\nwant  %s", strings.Join(got, ", "), strings.Join(want, ", "))
 	}
 }
+
+// TestLinksKeepUserinfoEscapes: the user information of a reference is
+// kept as written too (weblink's rule 32), where net/url writes a%3Db%2Cc
+// back as a=b,c and "!" as %21, in the header and the body.
+func TestLinksKeepUserinfoEscapes(t *testing.T) {
+	srv := httptest.NewServer(respond(200, "text/html; charset=utf-8",
+		`<link rel="b" href="//u!:p%2a@h3/%2f">`,
+		`<//a%3Db%2Cc@h2/x>; rel="h"`))
+	defer srv.Close()
+	links, err := get(t, srv.URL+"/d/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"h http://a%3Db%2Cc@h2/x", "b http://u!:p%2a@h3/%2f"}
+	if got := summary(links, srv.URL); !cmp.Equal(got, want) {
+		t.Errorf("links %s\nwant  %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
@@ -269,7 +270,7 @@ func ExampleErrTruncated() {
 // the resource itself answered 200, and its links and the other linkset's
 // are there. FollowLinksets fetches at most 16 linksets: more would be
 // reported with ErrLinksetLimit.
-func ExampleLinksetError() {
+func ExampleFollowError() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Link", `</broken>; rel="linkset"`)
@@ -298,4 +299,34 @@ func ExampleLinksetError() {
 	// 3 links
 	// /broken answered 500
 	// limit reached: false
+}
+
+// A page that lists more linksets than FollowLinksets fetches (16): the
+// links of the first 16 are there, and the error wraps ErrLinksetLimit,
+// saying how many were left out and from which on.
+func ExampleFollowLinksets_limit() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
+		for i := range 20 {
+			w.Header().Add("Link", fmt.Sprintf(`</ls/%d>; rel="linkset"`, i))
+		}
+	})
+	var requested atomic.Int32 // each request is served on its own goroutine
+	mux.HandleFunc("/ls/", func(w http.ResponseWriter, r *http.Request) {
+		requested.Add(1)
+		w.Header().Set("Content-Type", "application/linkset")
+		fmt.Fprintf(w, `<https://doi.example/42>; rel="cite-as"; anchor="%s"`, r.URL.Path)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL+"/record", nil)
+	links, err := discover.Links(context.Background(), nil, req, discover.FollowLinksets())
+	fmt.Println(requested.Load(), "linksets requested,", len(links.AllRel("cite-as")), "cite-as links")
+	if errors.Is(err, discover.ErrLinksetLimit) {
+		fmt.Println(strings.ReplaceAll(err.Error(), srv.URL, ""))
+	}
+	// Output:
+	// 16 linksets requested, 16 cite-as links
+	// discover: linkset limit reached: 4 linksets not followed, from "/ls/16" on: 16 were fetched, the most FollowLinksets fetches
 }

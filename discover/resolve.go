@@ -52,12 +52,12 @@ func resolve(base *url.URL, ref string, p *problems) string {
 	if base == nil {
 		return ref
 	}
-	u, err := plainuri.Parse(ref) // keeps every %HH as written (weblink's rule 32)
+	s, err := plainuri.Resolve(withoutFragmentURL(base), ref) // keeps every %HH as written (weblink's rule 32)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return ref
 	}
-	return withoutFragmentURL(base).ResolveReference(u).String()
+	return s
 }
 
 // appendLink appends l to links, doubling the capacity when it is full: a

@@ -108,6 +108,29 @@ func TestDiscoverJSON(t *testing.T) {
 	}
 }
 
+// TestDiscoverRedirectUnnormalised: the links of a redirected -url are
+// about the URL the redirects led to, also when the request's URL is
+// written otherwise than -url: net/http drops an empty port
+// ("http://old.test:/old" is requested as http://old.test/old).
+func TestDiscoverRedirectUnnormalised(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old":
+			http.Redirect(w, r, "http://new.test/only-a", http.StatusFound)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<a rel="webmention" href="/wm-a">x</a>`)
+		}
+	})
+	want := `{"linkset":[{"anchor":"http://new.test/only-a","webmention":[{"href":"http://new.test/wm-a"}]}]}`
+	for _, u := range []string{"http://old.test/old", "HTTP://old.test:/old", "http://old.test:/old?"} {
+		r := runRouted(t, rec, "-url", u, "-discover", "-json")
+		if r.code != exitOK || strings.Join(strings.Fields(r.stdout), "") != want {
+			t.Errorf("-url %s: exit %d, stdout %s; want %s", u, r.code, r.stdout, want)
+		}
+	}
+}
+
 func TestDiscoverUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"-discover"},

@@ -146,6 +146,55 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestTimeoutBetweenPages: -timeout that passes between two pages of -all
+// (while the body of page 1 is read to its end, or while -wait waits out a
+// rate limit) is said in the command's terms, as a request that does not
+// answer within -timeout is, not as the context's "deadline exceeded".
+func TestTimeoutBetweenPages(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow-body":
+			if r.Method == http.MethodHead {
+				w.WriteHeader(http.StatusMethodNotAllowed)
+				return
+			}
+			w.Header().Set("Link", `</slow-body/2>; rel="next"`)
+			for range 100 {
+				io.WriteString(w, "x")
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		case "/limited":
+			w.Header().Set("Link", `</limited/2>; rel="next"`)
+		case "/limited/2":
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	})
+	u := rec.srv.URL
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-url", u + "/slow-body", "-all", "-timeout", "500ms"},
+			"weblink: stopped after 1 page: -timeout 500ms passed before the next page, " + u + "/slow-body/2, arrived; raise -timeout to go on\n"},
+		{[]string{"-url", u + "/limited", "-all", "-wait", "1m", "-timeout", "500ms"},
+			"weblink: stopped after 1 page: -timeout 500ms passed before the next page, " + u + "/limited/2, arrived (the waits of -wait count towards -timeout); raise -timeout to go on\n"},
+	} {
+		r := runCmd(t, "", c.args...)
+		if r.code != exitNone || !strings.HasPrefix(r.stdout, "page 1: ") {
+			t.Errorf("%q: exit %d, stdout %q; want page 1 shown", c.args, r.code, r.stdout)
+		}
+		if r.stderr != c.msg {
+			t.Errorf("%q: stderr\n%q\nwant\n%q", c.args, r.stderr, c.msg)
+		}
+	}
+}
+
 func TestAdviceInCommandTerms(t *testing.T) {
 	// Errors speak of the command's flags, not of the library's API.
 	home := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {

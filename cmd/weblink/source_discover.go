@@ -34,12 +34,13 @@ func discoverSource(c *command) error {
 	// resolves against it, and the links found there are about it. The
 	// requests for linksets start at another URL and leave it alone.
 	final := req.URL
+	first := req.URL.String() // as net/http requests it: an empty port dropped
 	client := *c.client
 	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects") // net/http's policy
 		}
-		if via[0].URL.String() == c.opts.url {
+		if via[0].URL.String() == first {
 			final = r.URL
 		}
 		return nil

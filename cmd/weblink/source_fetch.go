@@ -271,6 +271,15 @@ func (c *command) fetchError(err error) error {
 		// net/http quotes what the server sent (a malformed header line)
 		// whole: a message shows its start.
 		return fmt.Errorf("%s: %s", where, shortenTo(ue.Err.Error(), maxMessage))
+	case c.last != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(c.ctx.Err(), context.DeadlineExceeded):
+		// -timeout passed between pages: while the body of the last one
+		// was read to its end, or a rate limit was waited out.
+		waits := ""
+		if c.opts.wait > 0 {
+			waits = " (the waits of -wait count towards -timeout)"
+		}
+		return fmt.Errorf("stopped after %d %s: -timeout %v passed before the next page, %s, arrived%s; raise -timeout to go on",
+			c.pages, plural(c.pages, "page"), c.opts.timeout, next, waits)
 	case errors.As(err, &ne) && ne.Timeout():
 		// A body that came too slowly: net/http and the context do not
 		// name the flag that set the time.

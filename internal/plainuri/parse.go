@@ -19,13 +19,16 @@ import (
 // percent-encoded: for the bytes outside ASCII that is the IRI to URI
 // mapping of RFC 3987 §3.1, and for the others what net/url writes anyway.
 // A query is written with those bytes percent-encoded too. The authority
-// is left to net/url, and ref parses exactly when url.Parse(ref) does.
+// is left to net/url, and ref parses exactly when url.Parse(ref) does: a
+// url.URL holds the user information decoded, and its String writes it
+// back re-escaped (Resolve keeps it as written).
 func Parse(ref string) (*url.URL, error) {
 	u, err := url.Parse(ref)
 	if err != nil || u.Opaque != "" {
 		return u, err
 	}
-	rest := ref[afterAuthority(ref):]
+	_, end := authority(ref)
+	rest := ref[end:]
 	fragment, hasFragment := "", false
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest, fragment, hasFragment = rest[:i], rest[i+1:], true
@@ -46,6 +49,45 @@ func Parse(ref string) (*url.URL, error) {
 	return u, nil
 }
 
+// Resolve returns ref resolved against base (RFC 3986 §5.2) as a string,
+// keeping every %HH escape of ref as written: Parse keeps those of the
+// path, query and fragment, and Resolve those of the user information,
+// which url.URL holds decoded: alone, net/url resolves //a%3Db%2Cc@h/x to
+// http://a=b,c@h/x, and writes "!" there as %21. An "@" inside the user
+// information, which url.Parse accepts before the last one, is written %40
+// (RFC 3986 §3.2.1 allows none). The error is url.Parse's.
+func Resolve(base *url.URL, ref string) (string, error) {
+	u, err := Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	s := base.ResolveReference(u).String()
+	if u.User == nil {
+		return s, nil
+	}
+	// ref has an authority, which the result takes as it is (§5.2.2).
+	// String writes it after the first "//" (the scheme holds no "/"),
+	// the user information up to an "@", having escaped "@", "/", "?" and
+	// "#" inside it.
+	i, j := strings.Index(s, "//")+2, -1
+	if i >= 2 {
+		j = strings.IndexAny(s[i:], "@/?#")
+	}
+	start, end := authority(ref)
+	at := -1
+	if start >= 0 {
+		at = strings.LastIndexByte(ref[start:end], '@')
+	}
+	if j < 0 || s[i+j] != '@' || at < 0 {
+		return s, nil // not split or written as expected: net/url's form
+	}
+	written := ref[start : start+at]
+	if s[i:i+j] == written {
+		return s, nil // as net/url writes it: the usual "user:password"
+	}
+	return s[:i] + strings.ReplaceAll(written, "@", "%40") + s[i+j:], nil
+}
+
 // netURLChanges reports whether s, a path or fragment, holds a byte that
 // net/url writes differently from s when it does not keep s as written: an
 // escape, which it decodes, or a sub-delim or bracket it escapes.
@@ -53,11 +95,12 @@ func netURLChanges(s string) bool {
 	return strings.ContainsAny(s, "%!'()*[]")
 }
 
-// afterAuthority returns the index in ref where its path starts, as
-// url.Parse splits it: after the scheme and the "//" authority, if it has
-// them (RFC 3986 §3); a reference without a scheme that starts with "///"
-// is a path for url.Parse, not an empty authority.
-func afterAuthority(ref string) int {
+// authority returns where the authority of ref starts and ends, as
+// url.Parse splits it (RFC 3986 §3.2: after "//", up to the next "/", "?"
+// or "#"); start is -1, and end the index after the scheme's ":" (or 0),
+// when ref has no authority. A reference without a scheme that starts
+// with "///" is a path for url.Parse, not an empty authority.
+func authority(ref string) (start, end int) {
 	i := 0
 	for j := 0; j < len(ref); j++ {
 		c := ref[j]
@@ -70,14 +113,14 @@ func afterAuthority(ref string) int {
 		}
 	}
 	if len(ref)-i < 2 || ref[i] != '/' || ref[i+1] != '/' || i == 0 && strings.HasPrefix(ref, "///") {
-		return i
+		return -1, i
 	}
 	for j := i + 2; j < len(ref); j++ {
 		if c := ref[j]; c == '/' || c == '?' || c == '#' {
-			return j
+			return i + 2, j
 		}
 	}
-	return len(ref)
+	return i + 2, len(ref)
 }
 
 // needsEscape reports whether s holds a byte that escape encodes.

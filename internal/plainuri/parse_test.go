@@ -1,6 +1,9 @@
 package plainuri
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 // TestParse checks that Parse keeps every %HH escape as written where
 // url.Parse alone decodes it, encodes what a URI cannot hold, and leaves
@@ -34,5 +37,35 @@ func TestParse(t *testing.T) {
 		if _, err := Parse(ref); err == nil {
 			t.Errorf("Parse(%q): no error, as url.Parse gives", ref)
 		}
+	}
+}
+
+// TestResolve checks that Resolve keeps the user information of a
+// reference as written, which url.URL holds decoded and String re-escapes
+// ("a%3Db" is written back "a=b", "u!" as "u%21"), with an "@" in it
+// written %40.
+func TestResolve(t *testing.T) {
+	base, err := url.Parse("http://x/d/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ ref, want string }{
+		{"//a%3Db%2Cc@h/x", "http://a%3Db%2Cc@h/x"},
+		{"HTTPS://u!:p%2a%40@H/", "https://u!:p%2a%40@H/"},
+		{"http://u:p@ss@h/", "http://u:p%40ss@h/"},
+		{"//:@h", "http://:@h"},
+		{"//@h/", "http://@h/"},
+		{"//%41@h/%2f\u00e4?\u00e4#%2f", "http://%41@h/%2f%C3%A4?%C3%A4#%2f"},
+		{"//h/a%2fb", "http://h/a%2fb"},
+		{"a%2fb", "http://x/d/a%2fb"},
+		{"mailto:a@b", "mailto:a@b"},
+	} {
+		got, err := Resolve(base, tc.ref)
+		if err != nil || got != tc.want {
+			t.Errorf("Resolve(%s, %q) = %q, %v; want %q", base, tc.ref, got, err, tc.want)
+		}
+	}
+	if got, err := Resolve(base, "//a%zz@h/"); err == nil {
+		t.Errorf("Resolve(%s, %q) = %q, no error, as url.Parse gives", base, "//a%zz@h/", got)
 	}
 }

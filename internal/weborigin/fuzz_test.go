@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/weblinking/weblink/internal/ascii"
@@ -40,9 +41,27 @@ func dialed(u *url.URL) (string, bool) {
 	}
 }
 
+// sameHost reports whether the dialed addresses a and b name one host:
+// a DNS name or an IP address compared ASCII case-insensitively (RFC 4343),
+// the zone of an IPv6 literal ("[fe80::1%eth0]:80") byte for byte, as an
+// interface name is (RFC 6874 §2).
+func sameHost(a, b string) bool {
+	ha, _, _ := net.SplitHostPort(a)
+	hb, _, _ := net.SplitHostPort(b)
+	za, zb := "", ""
+	if strings.HasPrefix(a, "[") {
+		ha, za, _ = strings.Cut(ha, "%")
+	}
+	if strings.HasPrefix(b, "[") {
+		hb, zb, _ = strings.Cut(hb, "%")
+	}
+	return ascii.EqualFold(ha, hb) && za == zb
+}
+
 // FuzzOrigin checks the promise of the package: when two URLs are one
 // origin, or the first admits the second, net/http dials the same host
-// for both (DNS names compared ASCII case-insensitively, RFC 4343), on the
+// for both (DNS names compared ASCII case-insensitively, RFC 4343, and an
+// IPv6 zone byte for byte), on the
 // same port when they are one origin.
 func FuzzOrigin(f *testing.F) {
 	for _, pair := range [][2]string{
@@ -82,11 +101,11 @@ func FuzzOrigin(f *testing.F) {
 		if !ok {
 			return
 		}
-		ha, pa, _ := net.SplitHostPort(da)
-		hb, pb, _ := net.SplitHostPort(db)
-		if !ascii.EqualFold(ha, hb) {
+		if !sameHost(da, db) {
 			t.Errorf("%q and %q are one origin (%v) or admitted (%v), but net/http dials %q and %q", a, b, same, admits, da, db)
 		}
+		_, pa, _ := net.SplitHostPort(da)
+		_, pb, _ := net.SplitHostPort(db)
 		if same && pa != pb {
 			t.Errorf("%q and %q are one origin, but net/http dials %q and %q", a, b, da, db)
 		}

@@ -4,7 +4,10 @@
 //
 // Two URLs are one origin only when net/http sends their requests to the
 // same host. A host of plain ASCII is compared ASCII case-insensitively, as
-// DNS compares names (RFC 4343), and net/http dials it as written. A host
+// DNS compares names (RFC 4343), and net/http dials it as written; but the
+// zone of an IPv6 literal ("[fe80::1%25eth0]", RFC 6874 §2) is compared
+// byte for byte, as it is an interface name and eth0 and ETH0 are two
+// interfaces. A host
 // with any byte outside ASCII is compared byte for byte, as net/url decodes
 // it, and is never the origin of an ASCII host: net/http dials such a host
 // by its IDNA mapping (UTS #46, golang.org/x/net/idna's Lookup profile, in
@@ -27,7 +30,8 @@ import (
 
 // Origin is the scheme, host and port of a URL (RFC 6454 §4), with the
 // scheme lower-cased, the host lower-cased when it is plain ASCII (and left
-// as it is otherwise: see the package documentation) and an absent port
+// as it is otherwise: see the package documentation; the zone of an IPv6
+// literal is always left as it is) and an absent port
 // replaced by the scheme's default for http and https. Two URLs have the
 // same origin when their Origins are equal (==).
 type Origin struct {
@@ -36,10 +40,7 @@ type Origin struct {
 
 // Of returns the origin of u.
 func Of(u *url.URL) Origin {
-	o := Origin{Scheme: strings.ToLower(u.Scheme), Host: u.Hostname(), Port: u.Port()}
-	if isASCII(o.Host) {
-		o.Host = ascii.Lower(o.Host)
-	}
+	o := Origin{Scheme: strings.ToLower(u.Scheme), Host: lowerHost(u), Port: u.Port()}
 	if o.Port == "" {
 		switch o.Scheme {
 		case "http":
@@ -49,6 +50,23 @@ func Of(u *url.URL) Origin {
 		}
 	}
 	return o
+}
+
+// lowerHost returns the host of u lower-cased when it is plain ASCII, and
+// as it is otherwise. The zone of an IPv6 literal (RFC 6874 §2:
+// "[fe80::1%25eth0]") is kept as written: it names an interface, and
+// interface names are case sensitive (eth0 and ETH0 are two on Linux).
+func lowerHost(u *url.URL) string {
+	host := u.Hostname()
+	if !isASCII(host) {
+		return host
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		if i := strings.IndexByte(host, '%'); i >= 0 {
+			return ascii.Lower(host[:i]) + host[i:]
+		}
+	}
+	return ascii.Lower(host)
 }
 
 // isASCII reports whether s holds only ASCII bytes.

@@ -17,6 +17,10 @@ func TestOf(t *testing.T) {
 		{"http://user:pw@example.com/", "http://example.com:80"},
 		{"http://api.g%C4%B0thub.test/", "http://api.g%C4%B0thub.test:80"},
 		{"http://B\u00fccher.example/", "http://B%C3%BCcher.example:80"},
+		// An IPv6 zone (RFC 6874) names an interface, whose name is case
+		// sensitive: the address is lower-cased, the zone kept as written.
+		{"http://[FE80::1%25ETH0]:8080/", "http://[fe80::1%ETH0]:8080"},
+		{"http://[fe80::1%25eth0]/", "http://[fe80::1%eth0]:80"},
 	} {
 		u, err := url.Parse(tc.in)
 		if err != nil {
@@ -53,6 +57,12 @@ func TestAdmits(t *testing.T) {
 		{"http://b\u00fccher.example/", "http://b\u00fccher.example/x", true},
 		{"http://b\u00fccher.example/", "https://b\u00fccher.example/", true},
 		{"http://B\u00fccher.example/", "http://b\u00fccher.example/", false}, // compared byte for byte
+		// An IPv6 zone is an interface name, case sensitive (RFC 6874 §2;
+		// on Linux eth0 and ETH0 are two interfaces): rule 30.
+		{"http://[fe80::1%25eth0]/", "http://[fe80::1%25ETH0]/", false},
+		{"http://[fe80::1%25eth0]/", "http://[FE80::1%25eth0]/x", true},
+		{"http://[fe80::1%25eth0]/", "https://[fe80::1%25eth0]/", true},
+		{"http://[fe80::1%25eth0]/", "https://[fe80::1%25Eth0]/", false},
 	} {
 		home, _ := url.Parse(tc.home)
 		to, _ := url.Parse(tc.to)
