@@ -88,8 +88,12 @@ func escapeAt(s string, i int) bool {
 // notHex marks the bytes that are not hex digits in hexValue.
 const notHex = 0x10
 
-// upperHex holds the digits of upper-case %HH escapes.
-const upperHex = "0123456789ABCDEF"
+// upperHex holds the digits of upper-case %HH escapes, lowerHex those of
+// the lower-case %hh escapes of relation types.
+const (
+	upperHex = "0123456789ABCDEF"
+	lowerHex = "0123456789abcdef"
+)
 
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.

@@ -220,8 +220,10 @@
 //     through: a Param whose name is not a token, ends in "*" or is one of
 //     the link's own names (rel, anchor, rev, hreflang, media, title, type)
 //     is omitted; non-ASCII and controls in rel, rev, hreflang, media and
-//     type are percent-encoded; invalid UTF-8 in a title becomes U+FFFD; an
-//     ext-value language that is not well-formed is left out. When one
+//     type are percent-encoded (in rel and rev as lower-case %hh, the form
+//     Parse reads back, rule 5); invalid UTF-8 in a title becomes U+FFFD;
+//     an ext-value language that is not well-formed is left out (a title
+//     that is empty as well, whole). When one
 //     value of an extension parameter needs the star form, every value of
 //     that name is written in it, since a receiver lets name* replace the
 //     plain ones (rule 7). [Link.Validate] reports each of these.
