@@ -2,13 +2,13 @@ package weblink
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -494,7 +494,7 @@ const denseEscapes = 4
 
 // maxErrors is how many problems one field value reports in detail; the
 // rest are counted, so that hostile input cannot make a huge error.
-const maxErrors = 16
+const maxErrors = linkscan.MaxErrors
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
@@ -523,7 +523,7 @@ func (p *parser) err(line int) error {
 	}
 	errs := p.errs
 	if p.more > 0 {
-		errs = append(errs[:len(errs):len(errs)], fmt.Errorf("weblink: %d more problems not listed", p.more))
+		errs = append(errs[:len(errs):len(errs)], &linkscan.More{N: p.more})
 	}
 	err := errors.Join(errs...)
 	if line > 0 {
