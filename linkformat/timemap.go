@@ -276,7 +276,7 @@ func linkStarts(s string, n int) []int {
 			i = next
 			continue
 		}
-		i = skipElement(s, next)
+		i = linkscan.SkipElement(s, next)
 	}
 	return starts
 }
@@ -342,50 +342,13 @@ func paramEnd(s string, i int) (int, bool) {
 		i++
 	}
 	if i < len(s) && s[i] == '"' {
-		end, closed := quotedEnd(s, i)
+		end, _, closed := linkscan.QuotedEnd(s, i)
 		return end, closed
 	}
 	for i < len(s) && s[i] != ';' && s[i] != ',' {
 		i++
 	}
 	return i, true
-}
-
-// skipElement returns the index just past the next comma at or after i
-// outside quoted-strings and <...>, or len(s).
-func skipElement(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ',':
-			return i + 1
-		case '"':
-			i, _ = quotedEnd(s, i)
-		case '<':
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				return len(s)
-			}
-			i += j + 1
-		default:
-			i++
-		}
-	}
-	return i
-}
-
-// quotedEnd returns the index just past the quoted-string starting at s[i]
-// and whether it is closed (len(s) when it is not); a backslash escapes the
-// byte after it (RFC 9110 §5.6.4).
-func quotedEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return i + 1, true
-		case '\\':
-			i++
-		}
-	}
-	return len(s), false
 }
 
 // isOWS reports whether c is whitespace where RFC 8288 allows OWS or BWS:
