@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 	"github.com/weblinking/weblink/internal/plainuri"
 )
 
@@ -129,22 +130,11 @@ func (l Link) appendTo(b []byte) []byte {
 	return b
 }
 
-// starNames returns the lower-case names of the params that must be written
-// as ext-values, name*=..., or nil when there are none. When one value of a
-// name needs the star form, every value of that name is written in it: a
-// receiver lets name* replace every plain name parameter (RFC 8288 Appendix
-// B.2 step 16), so a plain one beside it would be lost.
+// starNames returns the lower-case names of the params that are written as
+// ext-values, name*=..., or nil when there are none: every value of a name
+// once one value needs it (rule 20).
 func starNames(params []Param) map[string]bool {
-	var m map[string]bool
-	for _, p := range params {
-		if needsExtValue(p.Value, p.Lang) {
-			if m == nil {
-				m = make(map[string]bool)
-			}
-			m[ascii.Lower(p.Name)] = true
-		}
-	}
-	return m
+	return linkscan.StarNames(params, func(p Param) (string, bool) { return p.Name, needsExtValue(p.Value, p.Lang) })
 }
 
 // needsExtValue reports whether text with language lang must be written as
@@ -161,17 +151,7 @@ func isExtensionName(name string) bool {
 	if !ascii.IsToken(name) || name[len(name)-1] == '*' {
 		return false
 	}
-	return !isOwnName(ascii.Lower(name))
-}
-
-// isOwnName reports whether the lower-case name is an attribute that Link
-// has a field for.
-func isOwnName(name string) bool {
-	switch name {
-	case "rel", "anchor", "rev", "hreflang", "media", "title", "type":
-		return true
-	}
-	return false
+	return !linkscan.OwnName(ascii.Lower(name))
 }
 
 // hasToken reports whether rels holds a non-empty relation type.

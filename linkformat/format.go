@@ -5,6 +5,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Format writes links as a link-format document (RFC 6690 §2), the way a
@@ -90,7 +91,7 @@ func appendLink(b []byte, l *weblink.Link) []byte {
 	for _, p := range l.Params {
 		name := ascii.Lower(p.Name)
 		switch {
-		case !isParmname(name) || isOwnName(name):
+		case !isParmname(name) || linkscan.OwnName(name):
 			// Left out (rule 15).
 		case starred[name]:
 			b = appendExtValue(b, name, p.Value, p.Lang)
@@ -309,19 +310,9 @@ func appendLowerPercent(b []byte, c byte) []byte {
 
 // starNames returns the names (lower-cased) of the Params that are written
 // as name*= ext-values: those of which one Param has a language or holds a
-// control character. Every Param of such a name is written so, since a
-// name* replaces the plain ones of its link when read.
+// control character (rule 14), as linkscan.StarNames says.
 func starNames(params []weblink.Param) map[string]bool {
-	var m map[string]bool
-	for _, p := range params {
-		if needsExtValue(p.Value, p.Lang) {
-			if m == nil {
-				m = make(map[string]bool)
-			}
-			m[ascii.Lower(p.Name)] = true
-		}
-	}
-	return m
+	return linkscan.StarNames(params, func(p weblink.Param) (string, bool) { return p.Name, needsExtValue(p.Value, p.Lang) })
 }
 
 // needsExtValue reports whether a title or Param value is written as an
@@ -371,16 +362,6 @@ func isParmname(name string) bool {
 func isAttrPunct(c byte) bool {
 	switch c {
 	case '!', '#', '$', '&', '+', '-', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
-}
-
-// isOwnName reports whether the lower-case name is one of the attributes
-// that are fields of [weblink.Link], which a Param cannot stand for.
-func isOwnName(name string) bool {
-	switch name {
-	case "rel", "anchor", "rev", "hreflang", "media", "title", "type":
 		return true
 	}
 	return false

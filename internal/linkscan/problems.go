@@ -1,7 +1,14 @@
-// Package linkscan holds what the parsers of the module share: the parser
-// of Link field values (package weblink) and the TimeMap reader of package
-// linkformat, which reads the same syntax. It caps the problems one input
-// reports in detail, so that hostile input cannot make a huge error.
+// Package linkscan holds the link-value syntax that package weblink (Link
+// fields) and package linkformat (link-format documents and TimeMaps,
+// which use the same syntax) share, so that each rule is written once:
+// the scanning of quoted-strings and of the element after a malformed
+// link-value ([QuotedEnd], [SkipElement]), the cap on the problems one
+// input reports in detail ([MaxErrors], [More]), and the parameters a
+// writer puts in the star form or leaves to a link's own fields
+// ([StarNames], [OwnName]).
+//
+// It cannot use package weblink, which imports it: its functions take
+// strings, or any param type with a function that reads it.
 package linkscan
 
 import "strconv"
