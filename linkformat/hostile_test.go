@@ -225,9 +225,10 @@ func BenchmarkParseTimeMap(b *testing.B) {
 // "N more problems not listed" (rules 21 and 22): a huge TimeMap of broken
 // entries makes a small error. Beyond what Parse keeps for the same
 // document, the TimeMap and its error keep at most a quarter of a byte per
-// input byte; and ParseTimeMap allocates at most 12 bytes per input byte
-// more than Parse, which is what http.ParseTime costs for a bad datetime
-// (its failed layouts, let go at once).
+// input byte; and ParseTimeMap allocates at most 16 bytes per input byte
+// more than Parse: http.ParseTime costs about 9 for a bad datetime (its
+// failed layouts, let go at once; 12.5 under the race detector), where
+// keeping every problem cost 17 to 24.
 func TestTimeMapErrorsCapped(t *testing.T) {
 	tests := []struct {
 		name string
@@ -269,8 +270,8 @@ func TestTimeMapErrorsCapped(t *testing.T) {
 				}
 				t.Logf("%d bytes: ParseTimeMap allocates %.2f bytes per input byte more than Parse, keeps %.3f more; error of %d bytes",
 					len(doc), extra, kept, len(err.Error()))
-				if extra > 12 {
-					t.Errorf("ParseTimeMap allocates %.2f bytes per input byte more than Parse, want at most 12", extra)
+				if extra > 16 {
+					t.Errorf("ParseTimeMap allocates %.2f bytes per input byte more than Parse, want at most 16", extra)
 				}
 				if kept > 0.25 {
 					t.Errorf("the TimeMap and its error keep %.3f bytes per input byte more than Parse's links, want at most 0.25", kept)
