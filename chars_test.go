@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
-// The byte loops that the word-at-a-time scanners of chars.go and the fast
-// paths of parse.go replace, kept as their oracles.
+// The byte loops that the word-at-a-time scanners parse.go uses
+// (ascii.IndexEither, ascii.ClassRun, linkscan.QuotedEnd) and its fast
+// paths replace, kept as their oracles.
 
 func indexEitherBytes(s string, i int, a, b byte) int {
 	for ; i < len(s); i++ {
@@ -26,7 +28,7 @@ func classRunBytes(t *[256]uint8, s string, i int, class uint8) int {
 	return i
 }
 
-// quotedEndBytes is quotedEnd as one byte loop (RFC 9110 §5.6.4).
+// quotedEndBytes is linkscan.QuotedEnd as one byte loop (RFC 9110 §5.6.4).
 func quotedEndBytes(s string, i int) (end int, escaped, closed bool) {
 	for i++; i < len(s); i++ {
 		switch s[i] {
@@ -82,8 +84,8 @@ func checkScanners(t *testing.T, s string) {
 	t.Helper()
 	for i := 0; i <= len(s)+1; i++ {
 		for _, pair := range [][2]byte{{'"', '\\'}, {';', ','}, {0, 1}, {0x80, 0xff}} {
-			if got, want := indexEither(s, i, pair[0], pair[1]), indexEitherBytes(s, i, pair[0], pair[1]); got != want {
-				t.Fatalf("indexEither(%q, %d, %q, %q) = %d, want %d", s, i, pair[0], pair[1], got, want)
+			if got, want := ascii.IndexEither(s, i, pair[0], pair[1]), indexEitherBytes(s, i, pair[0], pair[1]); got != want {
+				t.Fatalf("ascii.IndexEither(%q, %d, %q, %q) = %d, want %d", s, i, pair[0], pair[1], got, want)
 			}
 		}
 		if i > len(s) {
@@ -98,10 +100,10 @@ func checkScanners(t *testing.T, s string) {
 			}
 		}
 		if i < len(s) && s[i] == '"' {
-			e, esc, closed := quotedEnd(s, i)
+			e, esc, closed := linkscan.QuotedEnd(s, i)
 			we, wesc, wclosed := quotedEndBytes(s, i)
 			if e != we || esc != wesc || closed != wclosed {
-				t.Fatalf("quotedEnd(%q, %d) = %d, %v, %v; want %d, %v, %v", s, i, e, esc, closed, we, wesc, wclosed)
+				t.Fatalf("linkscan.QuotedEnd(%q, %d) = %d, %v, %v; want %d, %v, %v", s, i, e, esc, closed, we, wesc, wclosed)
 			}
 		}
 		if gk, gn := knownName(s, i); gn > 0 {
@@ -119,7 +121,7 @@ func TestScanners(t *testing.T) {
 	for _, s := range scanInputs() {
 		checkScanners(t, s)
 	}
-	// Dense quoted-pairs, past the point where quotedEnd goes byte by
+	// Dense quoted-pairs, past the point where linkscan.QuotedEnd goes byte by
 	// byte, and long runs between them.
 	for _, s := range []string{
 		`"` + strings.Repeat(`x\"`, 40) + `"`,

@@ -220,8 +220,10 @@
 //     through: a Param whose name is not a token, ends in "*" or is one of
 //     the link's own names (rel, anchor, rev, hreflang, media, title, type)
 //     is omitted; non-ASCII and controls in rel, rev, hreflang, media and
-//     type are percent-encoded; invalid UTF-8 in a title becomes U+FFFD; an
-//     ext-value language that is not well-formed is left out. When one
+//     type are percent-encoded (in rel and rev as lower-case %hh, the form
+//     Parse reads back, rule 5); invalid UTF-8 in a title becomes U+FFFD;
+//     an ext-value language that is not well-formed is left out (a title
+//     that is empty as well, whole). When one
 //     value of an extension parameter needs the star form, every value of
 //     that name is written in it, since a receiver lets name* replace the
 //     plain ones (rule 7). [Link.Validate] reports each of these.
@@ -300,13 +302,16 @@
 //
 //  27. When a head is about to be written (the final one by WriteHeader,
 //     Write, ReadFrom, Flush or the handler's return; each 1xx one), the
-//     lengths of the values of its Link field lines are added up. Within
-//     the budget n, the lines are left byte for byte. Beyond it, they are
-//     replaced by one line written as [Links.String] writes it, holding the
-//     longest prefix, in header order, of the links ParseHeader reads from
-//     them whose Links.String is at most n bytes; no Link field when the
-//     first link does not fit. Malformed link-values are dropped. n < 1 is
-//     no budget.
+//     lengths of the values of its Link field lines are added up: the
+//     lines of every header map key that is "Link" in any case ("link",
+//     set directly in the map, is sent as well), in the order net/http
+//     writes them (keys sorted by their bytes, then each key's lines).
+//     Within the budget n, the lines are left byte for byte. Beyond it,
+//     they are replaced by one "Link" line written as [Links.String]
+//     writes it, holding the longest prefix, in that order, of the links
+//     ParseHeader reads from them whose Links.String is at most n bytes; no
+//     Link field when the first link does not fit. Malformed link-values
+//     are dropped. n < 1 is no budget.
 //  28. The dropped function is called once for each head of which anything
 //     was left out, with the links after the prefix (a malformed
 //     link-value is not a Link: the list can be empty), before the head is

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 	"github.com/weblinking/weblink/internal/plainuri"
 )
 
@@ -31,7 +32,8 @@ import (
 // What cannot be written safely is left out or made safe, never passed
 // through: a [Param] whose name is not a token, ends in "*" or is one of the
 // link's own attribute names is omitted; non-ASCII and control characters in
-// rel, rev, hreflang, media and type are percent-encoded; invalid UTF-8 in a
+// rel, rev, hreflang, media and type are percent-encoded (lower-case %hh in
+// rel and rev, as [Parse] reads relation types back); invalid UTF-8 in a
 // title becomes U+FFFD; a language tag that is not well-formed is left out.
 // Validate reports each of these.
 //
@@ -112,7 +114,7 @@ func (l Link) appendTo(b []byte) []byte {
 	if l.Media != "" {
 		b = appendASCIIParam(b, "media", l.Media, false)
 	}
-	if l.Title != "" || l.TitleLang != "" {
+	if l.Title != "" || validLanguage(l.TitleLang) {
 		b = appendTextParam(b, "title", l.Title, l.TitleLang, true, false)
 	}
 	if l.Type != "" {
@@ -128,22 +130,11 @@ func (l Link) appendTo(b []byte) []byte {
 	return b
 }
 
-// starNames returns the lower-case names of the params that must be written
-// as ext-values, name*=..., or nil when there are none. When one value of a
-// name needs the star form, every value of that name is written in it: a
-// receiver lets name* replace every plain name parameter (RFC 8288 Appendix
-// B.2 step 16), so a plain one beside it would be lost.
+// starNames returns the lower-case names of the params that are written as
+// ext-values, name*=..., or nil when there are none: every value of a name
+// once one value needs it (rule 20).
 func starNames(params []Param) map[string]bool {
-	var m map[string]bool
-	for _, p := range params {
-		if needsExtValue(p.Value, p.Lang) {
-			if m == nil {
-				m = make(map[string]bool)
-			}
-			m[ascii.Lower(p.Name)] = true
-		}
-	}
-	return m
+	return linkscan.StarNames(params, func(p Param) (string, bool) { return p.Name, needsExtValue(p.Value, p.Lang) })
 }
 
 // needsExtValue reports whether text with language lang must be written as
@@ -160,17 +151,7 @@ func isExtensionName(name string) bool {
 	if !ascii.IsToken(name) || name[len(name)-1] == '*' {
 		return false
 	}
-	return !isOwnName(ascii.Lower(name))
-}
-
-// isOwnName reports whether the lower-case name is an attribute that Link
-// has a field for.
-func isOwnName(name string) bool {
-	switch name {
-	case "rel", "anchor", "rev", "hreflang", "media", "title", "type":
-		return true
-	}
-	return false
+	return !linkscan.OwnName(ascii.Lower(name))
 }
 
 // hasToken reports whether rels holds a non-empty relation type.
@@ -184,7 +165,10 @@ func hasToken(rels []string) bool {
 }
 
 // appendRelTypes appends the relation types joined by a space, as the inside
-// of a quoted-string, and the closing quote (RFC 8288 §3.3).
+// of a quoted-string, and the closing quote (RFC 8288 §3.3). Bytes that are
+// not printable ASCII are written as lower-case %hh escapes (rule 20): Parse
+// lower-cases relation types (rule 5), so an upper-case %HH would not read
+// back as written.
 func appendRelTypes(b []byte, rels []string) []byte {
 	sep := false
 	for _, r := range rels {
@@ -195,30 +179,39 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
-		b = appendQuotedASCII(b, r)
+		b = appendQuotedASCII(b, r, lowerHex)
 	}
 	return append(b, '"')
 }
 
 // appendASCIIParam appends "; name=value" for an attribute whose value is
-// ASCII by definition: a token when it is one and quote is false, otherwise
-// a quoted-string; non-ASCII and control bytes are percent-encoded.
+// ASCII by definition, with non-ASCII and control bytes percent-encoded: a
+// token when quote is false and the encoded value is one, otherwise a
+// quoted-string. The choice is made on the encoded value, which is what
+// Parse reads back, so that writing that again chooses the same.
 func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 	b = append(b, "; "...)
 	b = append(b, name...)
 	b = append(b, '=')
-	if !quote && ascii.IsToken(value) {
-		return append(b, value...)
+	if !quote {
+		if ascii.IsToken(value) {
+			return append(b, value...)
+		}
+		start := len(b)
+		if b = appendQuotedASCII(b, value, upperHex); ascii.IsToken(string(b[start:])) {
+			return b
+		}
+		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendQuotedASCII(b, value)
+	b = appendQuotedASCII(b, value, upperHex)
 	return append(b, '"')
 }
 
 // appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
-// §5.6.4), escaping '"' and '\' and percent-encoding bytes that are not
-// printable ASCII.
-func appendQuotedASCII(b []byte, s string) []byte {
+// §5.6.4), escaping '"' and '\\' and percent-encoding bytes that are not
+// printable ASCII with the hex digits hex (upperHex or lowerHex).
+func appendQuotedASCII(b []byte, s, hex string) []byte {
 	for i := 0; i < len(s); {
 		// Runs of qdtext, usually all of s, are copied whole.
 		j := qdtextRun(s, i)
@@ -229,7 +222,7 @@ func appendQuotedASCII(b []byte, s string) []byte {
 		if c := s[j]; c == '"' || c == '\\' {
 			b = append(b, '\\', c)
 		} else {
-			b = appendPercent(b, c)
+			b = append(b, '%', hex[c>>4], hex[c&15])
 		}
 		i = j + 1
 	}
@@ -267,7 +260,7 @@ func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byt
 		return append(append(b, '='), value...)
 	}
 	b = append(b, `="`...)
-	b = appendQuotedASCII(b, value)
+	b = appendQuotedASCII(b, value, upperHex)
 	return append(b, '"')
 }
 

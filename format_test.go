@@ -55,7 +55,13 @@ var formatTests = []struct {
 		`<a>; ok=1; up=2`},
 	{"rule20/non-ASCII and controls percent-encoded in ASCII attributes",
 		Link{Target: "a", Rel: []string{"nëxt", "a\"b"}, Rev: []string{"x\ny"}, Hreflang: []string{"é"}, Media: "scr\reen", Type: "text/ü"},
-		`<a>; rel="n%C3%ABxt a\"b"; rev="x%0Ay"; hreflang="%C3%A9"; media="scr%0Deen"; type="text/%C3%BC"`},
+		`<a>; rel="n%c3%abxt a\"b"; rev="x%0ay"; hreflang=%C3%A9; media=scr%0Deen; type="text/%C3%BC"`},
+	{"rule20/DEL and C1 in relation types as lower-case escapes, which Parse reads back as written",
+		Link{Target: "a", Rel: []string{"a\x7fb", "\u0085", "\x9b"}, Rev: []string{"\u009f"}},
+		`<a>; rel="a%7fb %c2%85 %9b"; rev="%c2%9f"`},
+	{"rule18/hreflang and media tokens once encoded", Link{Target: "a", Hreflang: []string{"\x7f"}, Media: "\u0085 x"},
+		`<a>; hreflang=%7F; media="%C2%85 x"`},
+	{"rule20/empty title with a malformed language left out", Link{Target: "a", TitleLang: "not a tag!"}, `<a>`},
 	{"rule20/empty relation types skipped", Link{Target: "a", Rel: []string{"", "next", ""}, Rev: []string{""}},
 		`<a>; rel="next"`},
 	{"rule18/empty hreflang quoted", Link{Target: "a", Hreflang: []string{""}}, `<a>; hreflang=""`},
@@ -117,6 +123,37 @@ func TestFormatRoundTrip(t *testing.T) {
 		}
 		if diff := cmp.Diff(Links{l}, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("round trip of %s (-want +got):\n%s", l.String(), diff)
+		}
+	}
+}
+
+// TestFormatReadsBack checks that String writes what Parse reads: for
+// links whose relation types have no upper-case letters, the link Parse
+// reads from l.String() formats as l.String() again, byte for byte, with
+// DEL, C0 and C1 controls and invalid UTF-8 in every attribute (rules 5,
+// 18 and 20).
+func TestFormatReadsBack(t *testing.T) {
+	for _, v := range []string{"a\x7fb", "\x7f", "a\u0085b", "\u009f", "\x9b", "a\x01b", "\xff", "a b\x7f", `a"\x7f`} {
+		for _, l := range []Link{
+			{Target: "/", Rel: []string{v}},
+			{Target: "/", Rel: []string{"x"}, Rev: []string{v, "y"}},
+			{Target: "/", Rel: []string{"x"}, Hreflang: []string{v, "en"}},
+			{Target: "/", Rel: []string{"x"}, Media: v},
+			{Target: "/", Rel: []string{"x"}, Type: v},
+			{Target: "/", Rel: []string{"x"}, Title: v},
+			{Target: "/", Rel: []string{"x"}, Title: "", TitleLang: v},
+			{Target: "/", Rel: []string{"x"}, Params: []Param{{Name: "p", Value: v}, {Name: "q", Value: "1", Lang: v}}},
+			{Target: "/" + v, Rel: []string{"x"}, Anchor: v},
+		} {
+			s := l.String()
+			got, err := Parse(s)
+			if err != nil || len(got) != 1 {
+				t.Errorf("Parse(%q) = %d links, %v", s, len(got), err)
+				continue
+			}
+			if again := got[0].String(); again != s {
+				t.Errorf("%q is written %q, which Parse reads as a link written %q", v, s, again)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -122,6 +123,7 @@ func FuzzParse(f *testing.F) {
 func FuzzFormat(f *testing.F) {
 	f.Add("https://x/", "next", "#a", "en", "screen", "Title", "de", "text/html", "as", "font", "")
 	f.Add("a b\r\n", "n\x00ext", "\"", "\xff", "\\", "\x00\r\n", "en_US", "\"", "x*", "\xff", "fr")
+	f.Add("/", "a\x7fb", "/", "\x7f", "\u0085", "\u009f", "", "text/\x7f", "p", "\x7f\u0085", "")
 	f.Fuzz(func(t *testing.T, target, rel, anchor, hreflang, media, title, titleLang, typ, pname, pvalue, plang string) {
 		l := Link{Target: target, Rel: []string{rel, "x"}, Anchor: anchor, Rev: []string{rel}, Hreflang: []string{hreflang},
 			Media: media, Title: title, TitleLang: titleLang, Type: typ, Params: []Param{{Name: pname, Value: pvalue, Lang: plang}}}
@@ -140,6 +142,16 @@ func FuzzFormat(f *testing.F) {
 		if isExtensionName(pname) && utf8.ValidString(pvalue) {
 			if p, ok := got[0].Param(pname); !ok || p.Value != pvalue {
 				t.Fatalf("param %q=%q came back as %+v, %v", pname, pvalue, p, ok)
+			}
+		}
+		// String writes what Parse reads: the link read from s formats
+		// as s again, byte for byte, percent-escapes and quoting
+		// included, unless rel holds upper-case letters, which Parse
+		// lower-cases, or spaces, on which it splits relation types
+		// (rule 5).
+		if ascii.Lower(rel) == rel && !strings.Contains(rel, " ") {
+			if again := got[0].String(); again != s {
+				t.Fatalf("%q parses as a link that formats as %q", s, again)
 			}
 		}
 	})

@@ -212,7 +212,7 @@ func TestLayerRules(t *testing.T) {
 // packages outside the standard library it may import: package weblink
 // and the internal helpers of the module, nothing else.
 var subpackageImports = map[string][]string{
-	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii"},
+	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii", "github.com/weblinking/weblink/internal/linkscan"},
 }
 
 // TestSubpackageImports fails when a subpackage of subpackageImports

@@ -2,13 +2,13 @@ package weblink
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -342,7 +342,7 @@ func (p *parser) parseOne(s string, i int) (next int, ok bool) {
 		if i, ok = p.linkValue(s, i); ok {
 			return i, true
 		}
-		i = skipElement(s, i)
+		i = linkscan.SkipElement(s, i)
 	}
 }
 
@@ -432,69 +432,9 @@ func (p *parser) addStr(v string) {
 	p.strs = append(p.strs, v)
 }
 
-// skipElement returns the index just past the next comma at or after i that
-// is outside quoted-strings and <...>, or len(s): where parsing resumes
-// after a malformed link-value (rule 8).
-func skipElement(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ',':
-			return i + 1
-		case '"':
-			i, _, _ = quotedEnd(s, i)
-		case '<':
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				return len(s)
-			}
-			i += j + 1
-		default:
-			i++
-		}
-	}
-	return i
-}
-
-// quotedEnd returns the index just past the quoted-string starting at s[i],
-// whether it holds a quoted-pair, and whether it is closed (len(s) when it
-// is not) (RFC 9110 §5.6.4):
-//
-//	quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
-//	quoted-pair   = "\\" ( HTAB / SP / VCHAR / obs-text )
-func quotedEnd(s string, i int) (end int, escaped, closed bool) {
-	i++
-	for pairs := 0; pairs < denseEscapes; pairs++ {
-		// Runs of qdtext a word at a time, up to a quote or backslash.
-		j := indexEither(s, i, '"', '\\')
-		switch {
-		case j == len(s):
-			return len(s), escaped, false
-		case s[j] == '"':
-			return j + 1, escaped, true
-		}
-		escaped = true
-		i = j + 2 // past the quoted-pair
-	}
-	// Many quoted-pairs, such as x\" repeated: the runs between them are
-	// too short for a word at a time to pay.
-	for ; i < len(s); i++ {
-		if charClass[s[i]]&isQuoteStop != 0 {
-			if s[i] == '"' {
-				return i + 1, true, true
-			}
-			i++ // the escaped byte
-		}
-	}
-	return len(s), true, false
-}
-
-// denseEscapes is how many quoted-pairs quotedEnd skips a word at a time
-// before it goes on byte by byte.
-const denseEscapes = 4
-
 // maxErrors is how many problems one field value reports in detail; the
 // rest are counted, so that hostile input cannot make a huge error.
-const maxErrors = 16
+const maxErrors = linkscan.MaxErrors
 
 // syntaxError records a problem at offset off.
 func (p *parser) syntaxError(off int, msg string) {
@@ -523,7 +463,7 @@ func (p *parser) err(line int) error {
 	}
 	errs := p.errs
 	if p.more > 0 {
-		errs = append(errs[:len(errs):len(errs)], fmt.Errorf("weblink: %d more problems not listed", p.more))
+		errs = append(errs[:len(errs):len(errs)], &linkscan.More{N: p.more})
 	}
 	err := errors.Join(errs...)
 	if line > 0 {
@@ -699,7 +639,7 @@ func (p *parser) param(s string, i int) (name string, kind int, value string, of
 		i = skipSpace(s, i)
 	}
 	if i < len(s) && s[i] == '"' {
-		end, escaped, closed := quotedEnd(s, i)
+		end, escaped, closed := linkscan.QuotedEnd(s, i)
 		if !closed {
 			p.syntaxError(i, "quoted-string is never closed; link-value dropped")
 			return "", 0, "", i, len(s), false
@@ -757,7 +697,7 @@ func knownName(s string, i int) (kind, n int) {
 	if len(s)-i < 9 {
 		return 0, 0 // the byte loop is as fast near the end
 	}
-	w := load64(s, i)
+	w := ascii.Load64(s, i)
 	switch byte(w) {
 	case 'r':
 		switch w & mask4 {
@@ -792,7 +732,7 @@ func knownName(s string, i int) (kind, n int) {
 }
 
 // The names knownName matches, with their "=", as the little-endian words
-// load64 reads, and the masks of their first 4 to 7 bytes.
+// ascii.Load64 reads, and the masks of their first 4 to 7 bytes.
 const (
 	mask4 = 1<<32 - 1
 	mask5 = 1<<40 - 1
@@ -811,7 +751,7 @@ const (
 
 // valueEnd returns the index of the first ";" or "," at or after i, or
 // len(s): the end of an unquoted parameter value.
-func valueEnd(s string, i int) int { return indexEither(s, i, ';', ',') }
+func valueEnd(s string, i int) int { return ascii.IndexEither(s, i, ';', ',') }
 
 // unquote removes the backslashes of the quoted-pairs of the inside of a
 // quoted-string (RFC 9110 §5.6.4):

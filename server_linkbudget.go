@@ -1,7 +1,11 @@
 package weblink
 
 import (
+	"maps"
 	"net/http"
+	"slices"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // MaxLinkBytes returns middleware that keeps the Link fields of every
@@ -15,9 +19,12 @@ import (
 // http.TimeoutHandler, Flush writes nothing) or returns without writing,
 // and every informational (1xx) one, such as a 103 from [EarlyHints] or
 // [EarlyHintsMiddleware] — MaxLinkBytes adds up the lengths of the values
-// of its Link field lines. At most n, the lines are left as they are, byte
-// for byte. Beyond n, they are replaced by one field line, written as
-// [Links.String] writes it, holding the longest prefix, in header order, of
+// of its Link field lines: those of every header map key that is "Link" in
+// any case, since net/http also sends a key such as "link" set directly in
+// the map, taken in the order net/http writes them (keys sorted by their
+// bytes). At most n, the lines are left as they are, byte for byte. Beyond
+// n, they are replaced by one "Link" field line, written as
+// [Links.String] writes it, holding the longest prefix, in that order, of
 // their links whose Links.String is at most n bytes long; there is no Link
 // field when not even the first link fits. Malformed link-values (rule 8)
 // are dropped as well. n < 1 means no budget: the handler is returned
@@ -65,28 +72,59 @@ type linkBudget struct {
 }
 
 // apply budgets the Link field of h, the header of a head about to be
-// written for r. It returns the field lines it replaced and whether it
-// replaced them. dropped is called before h is changed, so that a panic
-// leaves h as it was.
-func (b *linkBudget) apply(h http.Header, r *http.Request) (saved []string, changed bool) {
-	lines := h["Link"]
+// written for r: the lines of every key that is "Link" in any case, since
+// net/http writes a "link" key set directly in the map as it is (rule 27).
+// It returns those keys' lines as they were and whether it replaced them.
+// dropped is called before h is changed, so that a panic leaves h as it
+// was.
+func (b *linkBudget) apply(h http.Header, r *http.Request) (saved http.Header, changed bool) {
 	size := 0
-	for _, v := range lines {
-		size += len(v)
+	for k, lines := range h {
+		if isLinkKey(k) {
+			for _, v := range lines {
+				size += len(v)
+			}
+		}
 	}
 	if size <= b.n {
 		return nil, false
 	}
-	kept, left, lost := budgetLinks(lines, b.n, b.dropped != nil)
+	saved = make(http.Header)
+	for k, lines := range h {
+		if isLinkKey(k) {
+			saved[k] = lines
+		}
+	}
+	kept, left, lost := budgetLinks(linkLines(saved), b.n, b.dropped != nil)
 	if lost && b.dropped != nil {
 		b.dropped(r, left)
 	}
-	if kept == "" {
-		delete(h, "Link")
-	} else {
+	for k := range saved {
+		delete(h, k)
+	}
+	if kept != "" {
 		h["Link"] = []string{kept}
 	}
-	return lines, true
+	return saved, true
+}
+
+// isLinkKey reports whether the header map key k names the Link field:
+// field names are case-insensitive (RFC 9110 §5.1).
+func isLinkKey(k string) bool { return ascii.EqualFold(k, "Link") }
+
+// linkLines returns the lines of the keys of h in the order net/http
+// writes them: keys sorted by their bytes (as Header.Write and its HTTP/2
+// server do), then each key's lines in order.
+func linkLines(h http.Header) []string {
+	keys := slices.Sorted(maps.Keys(h))
+	if len(keys) == 1 {
+		return h[keys[0]]
+	}
+	var lines []string
+	for _, k := range keys {
+		lines = append(lines, h[k]...)
+	}
+	return lines
 }
 
 // interim writes the informational response code through w with the
@@ -96,10 +134,9 @@ func (b *linkBudget) interim(w http.ResponseWriter, r *http.Request, code int) {
 	saved, changed := b.apply(h, r)
 	if changed {
 		defer func() {
-			if saved == nil {
-				delete(h, "Link")
-			} else {
-				h["Link"] = saved
+			delete(h, "Link")
+			for k, lines := range saved {
+				h[k] = lines
 			}
 		}()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -157,6 +158,111 @@ func TestMaxLinkBytes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// keyRecorder records, for every head written through it, the field lines
+// of each key that is "Link" in any case.
+type keyRecorder struct {
+	h     http.Header
+	heads []map[string][]string
+}
+
+func (w *keyRecorder) Header() http.Header { return w.h }
+
+func (w *keyRecorder) WriteHeader(code int) {
+	m := map[string][]string{}
+	for k, v := range w.h {
+		if strings.EqualFold(k, "Link") {
+			m[k] = slices.Clone(v)
+		}
+	}
+	w.heads = append(w.heads, m)
+}
+
+func (w *keyRecorder) Write(b []byte) (int, error) { return len(b), nil }
+
+// TestMaxLinkBytesKeyCase checks that rules 27 and 28 budget every header
+// map key that is "Link" in any case: net/http writes a "link" or "LINK"
+// key set directly in the map as it is, in the order of the sorted keys,
+// so the bytes of all of them reach the proxy. Beyond the budget they
+// become one "Link" line; within it every key is left as it was; a 1xx
+// head is budgeted on its own and the handler's keys put back after it.
+func TestMaxLinkBytesKeyCase(t *testing.T) {
+	a := `</a>; rel="next"` // 16 bytes
+	b := `</b>; rel="prev"`
+	c := `</c>; rel="last"`
+	tests := []struct {
+		name    string
+		n       int
+		fields  map[string][]string
+		want    map[string][]string
+		dropped string // the targets dropped from each head; "-": not called
+	}{
+		{"lower-case key beyond", 34, map[string][]string{"link": {a, b, c}},
+			map[string][]string{"Link": {a + ", " + b}}, "/c"},
+		{"each key within, the sum beyond", 20, map[string][]string{"Link": {a}, "link": {b}},
+			map[string][]string{"Link": {a}}, "/b"},
+		{"keys in net/http's order: LINK, Link, link", 34, map[string][]string{"link": {a}, "LINK": {b}, "Link": {c}},
+			map[string][]string{"Link": {b + ", " + c}}, "/a"},
+		{"within: every key as it was", 48, map[string][]string{"link": {a}, "LINK": {b}, "Link": {c}},
+			map[string][]string{"link": {a}, "LINK": {b}, "Link": {c}}, "-"},
+		{"nothing fits: no key left", 10, map[string][]string{"lInK": {a}},
+			map[string][]string{}, "/a"},
+	}
+	for _, tt := range tests {
+		for _, interim := range []bool{false, true} {
+			t.Run(tt.name+"/interim="+strconv.FormatBool(interim), func(t *testing.T) {
+				var d droppedCalls
+				w := &keyRecorder{h: http.Header{"Links": {"not a Link field"}, "X-Link": {a + a + a}}}
+				h := MaxLinkBytes(tt.n, d.record)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					for k, v := range tt.fields {
+						w.Header()[k] = slices.Clone(v)
+					}
+					if interim {
+						w.WriteHeader(http.StatusEarlyHints)
+					}
+					w.WriteHeader(http.StatusOK)
+				}))
+				h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+				heads, calls := 1, []string{tt.dropped}
+				if interim {
+					heads, calls = 2, []string{tt.dropped, tt.dropped}
+				}
+				if tt.dropped == "-" {
+					calls = nil
+				}
+				if len(w.heads) != heads {
+					t.Fatalf("%d heads, want %d", len(w.heads), heads)
+				}
+				for i, got := range w.heads {
+					if !maps.EqualFunc(got, tt.want, slices.Equal) {
+						t.Errorf("head %d: Link fields %q, want %q", i, got, tt.want)
+					}
+				}
+				if w.h.Get("Links") != "not a Link field" || w.h.Get("X-Link") != a+a+a {
+					t.Errorf("other fields changed: %q", w.h)
+				}
+				if !slices.Equal(d.calls, calls) {
+					t.Errorf("dropped called with %q, want %q", d.calls, calls)
+				}
+			})
+		}
+	}
+	// On a real server, over HTTP/1.1 and HTTP/2, the client gets one
+	// Link line within the budget.
+	for _, h2 := range []bool{false, true} {
+		t.Run("server/h2="+strconv.FormatBool(h2), func(t *testing.T) {
+			h := MaxLinkBytes(34, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header()["link"] = []string{a, b}
+				w.Header()["Link"] = []string{c}
+				io.WriteString(w, "page")
+			}))
+			_, resp, _ := get(t, newServer(t, h, h2), "/")
+			if got, want := resp.Header["Link"], []string{c + ", " + a}; !slices.Equal(got, want) {
+				t.Errorf("Link lines %q, want %q", got, want)
+			}
+		})
 	}
 }
 
@@ -500,11 +606,12 @@ func TestMaxLinkBytesHostile(t *testing.T) {
 	}
 }
 
-// FuzzMaxLinkBytes checks rule 27 on any two field lines and budget: the
-// head keeps at most n bytes of Link field (or the lines as they were,
-// when within n), the kept links followed by the dropped ones are the
-// links ParseHeader reads from the lines, and dropped is called at most
-// once.
+// FuzzMaxLinkBytes checks rule 27 on any two field lines and budget, the
+// second set under the key "link", which net/http sends after "Link": the
+// head keeps at most n bytes of Link field in one "Link" line (or the
+// lines as they were, when within n), the kept links followed by the
+// dropped ones are the links ParseHeader reads from the lines, and
+// dropped is called at most once.
 func FuzzMaxLinkBytes(f *testing.F) {
 	f.Add(`</a>; rel="next", </b>; rel="prev"`, `</c>`, 20)
 	f.Add(`</a>; rel=next, junk, </b>; title*=UTF-8''%C3%A4`, `<x>; rel="a, b"`, 10)
@@ -512,29 +619,31 @@ func FuzzMaxLinkBytes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line1, line2 string, n int) {
 		n %= 1 << 12
 		lines := []string{line1, line2}
+		lower := "link" // a key net/http sends as it is (not a constant: staticcheck's SA1008)
 		var calls int
 		var dropped Links
 		h := MaxLinkBytes(n, func(_ *http.Request, ls Links) { calls++; dropped = ls })(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header()["Link"] = slices.Clone(lines)
+			w.Header()["Link"] = []string{line1}
+			w.Header()[lower] = []string{line2}
 		}))
 		w := &panicWriter{h: http.Header{}}
 		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
-		got := w.h["Link"]
+		got := append(slices.Clone(w.h["Link"]), w.h[lower]...)
 		if n < 1 || len(line1)+len(line2) <= n {
-			if !slices.Equal(got, lines) || calls != 0 {
-				t.Fatalf("within the budget %d: lines %q became %q, %d calls of dropped", n, lines, got, calls)
+			if !slices.Equal(got, lines) || len(w.h[lower]) != 1 || calls != 0 {
+				t.Fatalf("within the budget %d: lines %q became %q, %d calls of dropped", n, lines, w.h, calls)
 			}
 			return
 		}
-		if len(got) > 1 || len(got) == 1 && (len(got[0]) > n || got[0] == "") || calls > 1 {
+		if len(w.h) > 1 || len(got) > 1 || len(got) == 1 && (len(got[0]) > n || got[0] == "") || calls > 1 {
 			t.Fatalf("budget %d: lines %q became %q, %d calls of dropped", n, lines, got, calls)
 		}
 		all, _ := ParseHeader(http.Header{"Link": lines})
 		kept, _ := ParseHeader(w.h)
 		// Compared as a receiver sees them, parsed from what Links.String
 		// writes: the kept links went through that once already, and it
-		// is not the identity (a relation type's "\x7f" is written
-		// "%7F", which parses back lower-cased).
+		// is not the identity for links outside rule 21's form (a
+		// relation type's "\x7f" is written "%7f").
 		normal := func(ls Links) string {
 			again, _ := Parse(ls.String())
 			return again.String()

@@ -172,7 +172,9 @@
 //     [*weblink.SyntaxError] for each memento without a readable datetime,
 //     and one for each unreadable from or until of the self link, each with
 //     the Offset of its link's "<" in doc and a message naming the target
-//     as written and the bad value; all in document order. It is nil when
+//     as written and the bad value; all in document order. As weblink.Parse
+//     does, it lists the first 16 of them and counts the others in one
+//     last error, "weblink: N more problems not listed". It is nil when
 //     there are none; the rest of the TimeMap is returned either way.
 //
 // # Robustness

@@ -5,6 +5,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Format writes links as a link-format document (RFC 6690 §2), the way a
@@ -90,7 +91,7 @@ func appendLink(b []byte, l *weblink.Link) []byte {
 	for _, p := range l.Params {
 		name := ascii.Lower(p.Name)
 		switch {
-		case !isParmname(name) || isOwnName(name):
+		case !isParmname(name) || linkscan.OwnName(name):
 			// Left out (rule 15).
 		case starred[name]:
 			b = appendExtValue(b, name, p.Value, p.Lang)
@@ -143,21 +144,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		} else {
 			b = append(b, ' ')
 		}
-		for i := 0; i < len(r); {
-			c := r[i]
-			switch {
-			case c >= utf8.RuneSelf:
-				var size int
-				b, size = appendNonASCII(b, r[i:], appendLowerPercent)
-				i += size
-				continue
-			case c <= ' ' || c == 0x7f || c == '"' || c == '\\':
-				b = appendLowerPercent(b, c)
-			default:
-				b = append(b, ascii.ToLower(c))
-			}
-			i++
-		}
+		b = appendEscapedBy(b, r, &relEscapes, lowerHex)
 	}
 	if !first {
 		b = append(b, '"')
@@ -171,27 +158,8 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 // controls U+0080 to U+009F, and bytes that are not valid UTF-8 (rule 11).
 // "%" is written as is.
 func appendIRI(b []byte, ref string) []byte {
-	for i := 0; i < len(ref); {
-		c := ref[i]
-		if c >= utf8.RuneSelf {
-			var size int
-			b, size = appendNonASCII(b, ref[i:], appendPercent)
-			i += size
-			continue
-		}
-		if c <= ' ' || c == 0x7f || notInIRI[c] {
-			b = appendPercent(b, c)
-		} else {
-			b = append(b, c)
-		}
-		i++
-	}
-	return b
+	return appendEscapedBy(b, ref, &iriEscapes, upperHex)
 }
-
-// notInIRI marks the printable ASCII bytes that cannot stand in an
-// IRI-reference (RFC 3987 §2.2) and that appendIRI percent-encodes.
-var notInIRI = [128]bool{'"': true, '<': true, '>': true, '\\': true, '^': true, '`': true, '{': true, '|': true, '}': true}
 
 // appendEscaped appends ;name=value for hreflang, media and type, with
 // controls and invalid UTF-8 percent-encoded: bare when bare is set and the
@@ -204,36 +172,85 @@ func appendEscaped(b []byte, name, value string, bare bool) []byte {
 	b = append(b, '=')
 	if bare {
 		start := len(b)
-		b = appendControlsEscaped(b, value, false)
+		b = appendEscapedBy(b, value, &bareEscapes, upperHex)
 		if ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendControlsEscaped(b, value, true)
+	b = appendEscapedBy(b, value, &quotedEscapes, upperHex)
 	return append(b, '"')
 }
 
-// appendControlsEscaped appends value with its controls (C0, DEL and C1) and
-// invalid UTF-8 percent-encoded and, when quoted is set, DQUOTE and
-// backslash escaped with a backslash.
-func appendControlsEscaped(b []byte, value string, quoted bool) []byte {
-	for i := 0; i < len(value); {
-		c := value[i]
+// How appendEscapedBy writes an ASCII byte, by its escape table.
+const (
+	asIs      = iota
+	percent   // %HH
+	backslash // \c, in a quoted-string
+	lower     // an upper-case letter, lower-cased
+)
+
+// The escape tables of appendEscapedBy. Every one percent-encodes the C0
+// controls and DEL.
+var (
+	// iriEscapes: what cannot stand in an IRI-reference (RFC 3987 §2.2),
+	// for targets and anchors (rule 11).
+	iriEscapes = escapeTable(" \"<>\\^`{|}", "", false)
+	// relEscapes: the whitespace, DQUOTE and backslash that would split
+	// or end a relation type, and upper-case letters lower-cased (rule 12).
+	relEscapes = escapeTable(" \"\\", "", true)
+	// bareEscapes and quotedEscapes: controls only, for hreflang, media
+	// and type as a token or inside a quoted-string (rule 13).
+	bareEscapes   = escapeTable("", "", false)
+	quotedEscapes = escapeTable("", "\"\\", false)
+)
+
+// escapeTable returns an escape table for appendEscapedBy: the C0 controls,
+// DEL and the bytes of pct percent-encoded, those of escaped escaped with a
+// backslash, upper-case letters lower-cased when lowerCase is set, every
+// other byte as is.
+func escapeTable(pct, escaped string, lowerCase bool) (t [utf8.RuneSelf]uint8) {
+	for c := range byte(' ') {
+		t[c] = percent
+	}
+	t[0x7f] = percent
+	for i := range len(pct) {
+		t[pct[i]] = percent
+	}
+	for i := range len(escaped) {
+		t[escaped[i]] = backslash
+	}
+	if lowerCase {
+		for c := byte('A'); c <= 'Z'; c++ {
+			t[c] = lower
+		}
+	}
+	return t
+}
+
+// appendEscapedBy appends s with each ASCII byte written as the table t
+// says, percent-escapes in the digits hex (upperHex or lowerHex): the C1
+// controls and bytes that are not valid UTF-8 percent-encoded too, any
+// other UTF-8 as is (appendNonASCII).
+func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
 		if c >= utf8.RuneSelf {
 			var size int
-			b, size = appendNonASCII(b, value[i:], appendPercent)
+			b, size = appendNonASCII(b, s[i:], hex)
 			i += size
 			continue
 		}
-		switch {
-		case c < ' ' || c == 0x7f:
-			b = appendPercent(b, c)
-		case quoted && (c == '"' || c == '\\'):
-			b = append(b, '\\', c)
-		default:
+		switch t[c] {
+		case asIs:
 			b = append(b, c)
+		case percent:
+			b = append(b, '%', hex[c>>4], hex[c&0xf])
+		case backslash:
+			b = append(b, '\\', c)
+		case lower:
+			b = append(b, ascii.ToLower(c))
 		}
 		i++
 	}
@@ -283,45 +300,29 @@ func appendExtValue(b []byte, name, value, lang string) []byte {
 // control (U+0080 to U+009F): then percent encodes it byte by byte. RFC
 // 3987 §2.2 leaves the C1 controls out of the characters of an IRI, and a
 // terminal may read U+009B as CSI, the start of an escape sequence.
-func appendNonASCII(b []byte, s string, percent func([]byte, byte) []byte) ([]byte, int) {
+func appendNonASCII(b []byte, s, hex string) ([]byte, int) {
 	r, size := utf8.DecodeRuneInString(s)
 	if size > 1 && r > 0x9f {
 		return append(b, s[:size]...), size
 	}
 	for i := range size {
-		b = percent(b, s[i])
+		b = append(b, '%', hex[s[i]>>4], hex[s[i]&0xf])
 	}
 	return b, size
 }
 
-// appendPercent appends the upper-case percent-encoding %HH of c.
-func appendPercent(b []byte, c byte) []byte {
-	const hex = "0123456789ABCDEF"
-	return append(b, '%', hex[c>>4], hex[c&0xf])
-}
-
-// appendLowerPercent appends the lower-case percent-encoding %hh of c, for
-// relation types.
-func appendLowerPercent(b []byte, c byte) []byte {
-	const hex = "0123456789abcdef"
-	return append(b, '%', hex[c>>4], hex[c&0xf])
-}
+// upperHex and lowerHex are the digits of percent-escapes: upper-case
+// (%0A), and lower-case (%0a) for relation types, which Parse lower-cases.
+const (
+	upperHex = "0123456789ABCDEF"
+	lowerHex = "0123456789abcdef"
+)
 
 // starNames returns the names (lower-cased) of the Params that are written
 // as name*= ext-values: those of which one Param has a language or holds a
-// control character. Every Param of such a name is written so, since a
-// name* replaces the plain ones of its link when read.
+// control character (rule 14), as linkscan.StarNames says.
 func starNames(params []weblink.Param) map[string]bool {
-	var m map[string]bool
-	for _, p := range params {
-		if needsExtValue(p.Value, p.Lang) {
-			if m == nil {
-				m = make(map[string]bool)
-			}
-			m[ascii.Lower(p.Name)] = true
-		}
-	}
-	return m
+	return linkscan.StarNames(params, func(p weblink.Param) (string, bool) { return p.Name, needsExtValue(p.Value, p.Lang) })
 }
 
 // needsExtValue reports whether a title or Param value is written as an
@@ -371,16 +372,6 @@ func isParmname(name string) bool {
 func isAttrPunct(c byte) bool {
 	switch c {
 	case '!', '#', '$', '&', '+', '-', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
-}
-
-// isOwnName reports whether the lower-case name is one of the attributes
-// that are fields of [weblink.Link], which a Param cannot stand for.
-func isOwnName(name string) bool {
-	switch name {
-	case "rel", "anchor", "rev", "hreflang", "media", "title", "type":
 		return true
 	}
 	return false

@@ -98,8 +98,9 @@ func FuzzFormatLink(f *testing.F) {
 
 // FuzzParseTimeMap checks rules 17 to 21 on any document: no panic,
 // mementos in document order with datetimes in UTC, every link of Parse in
-// exactly one place, and every problem a *weblink.SyntaxError whose offset
-// is inside doc, in document order.
+// exactly one place, every problem a *weblink.SyntaxError whose offset is
+// inside doc, in document order, and at most 16 of them listed, followed
+// by one count of the others.
 func FuzzParseTimeMap(f *testing.F) {
 	addDocuments(f)
 	f.Add("<a>;rel=memento;datetime=bad,<b>;rel=memento")
@@ -118,7 +119,14 @@ func FuzzParseTimeMap(f *testing.F) {
 				}
 			}
 			last := 0
-			for _, e := range unjoin(err) {
+			errs := unjoin(err)
+			if len(errs) > 17 {
+				t.Fatalf("%d errors listed, want at most 16 and a count", len(errs))
+			}
+			for i, e := range errs {
+				if strings.HasSuffix(e.Error(), " more problems not listed") && i != len(errs)-1 {
+					t.Fatalf("error %d of %d counts the problems not listed: %v", i, len(errs), err)
+				}
 				var se *weblink.SyntaxError
 				if !errors.As(e, &se) {
 					last = len(in) + 1 // only errors without an offset may follow

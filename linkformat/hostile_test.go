@@ -2,9 +2,11 @@ package linkformat_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +138,8 @@ func TestDotSegmentsLinear(t *testing.T) {
 }
 
 // TestManyMementos parses a TimeMap of 100 000 mementos, all kept in
-// order, and one where every datetime is bad, every one reported.
+// order, and one where every datetime is bad, every one counted: the
+// first 16 listed, the others in "99984 more problems not listed".
 func TestManyMementos(t *testing.T) {
 	var b strings.Builder
 	for i := range 100000 {
@@ -148,8 +151,9 @@ func TestManyMementos(t *testing.T) {
 	}
 	bad := strings.Repeat(`<m>;rel=memento;datetime=x,`, 100000)
 	tm, err = linkformat.ParseTimeMap([]byte(bad), nil)
-	if len(tm.Mementos) != 0 || len(tm.Links) != 100000 || len(offsets(err)) != 100000 || offsets(err)[99999] != 99999*27 {
-		t.Errorf("%d mementos, %d links, %d problems", len(tm.Mementos), len(tm.Links), len(offsets(err)))
+	if len(tm.Mementos) != 0 || len(tm.Links) != 100000 || len(offsets(err)) != 16 || offsets(err)[15] != 15*27 ||
+		!strings.HasSuffix(err.Error(), "\nweblink: 99984 more problems not listed") {
+		t.Errorf("%d mementos, %d links, %d problems listed, %.100q...", len(tm.Mementos), len(tm.Links), len(offsets(err)), err)
 	}
 }
 
@@ -213,5 +217,83 @@ func BenchmarkParseTimeMap(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		_, _ = linkformat.ParseTimeMap(doc, u)
+	}
+}
+
+// TestTimeMapErrorsCapped checks that ParseTimeMap reports at most 16
+// problems in detail, as weblink.Parse does, and counts the rest in one
+// "N more problems not listed" (rules 21 and 22): a huge TimeMap of broken
+// entries makes a small error. Beyond what Parse keeps for the same
+// document, the TimeMap and its error keep at most a quarter of a byte per
+// input byte; and ParseTimeMap allocates at most 16 bytes per input byte
+// more than Parse: http.ParseTime costs about 9 for a bad datetime (its
+// failed layouts, let go at once; 12.5 under the race detector), where
+// keeping every problem cost 17 to 24.
+func TestTimeMapErrorsCapped(t *testing.T) {
+	tests := []struct {
+		name string
+		unit string
+		bad  int // problems per unit
+	}{
+		{"bad datetimes", `<m>;rel=memento;datetime=x,`, 1},
+		{"no datetimes", "<m>;rel=memento,\n", 1},
+		{"bad self from and until", `<s>;rel=self;from=x;until=y,`, 2},
+		{"bad datetimes between malformed link-values", `<m>;rel=memento;datetime=x,junk,`, 2},
+	}
+	for _, tt := range tests {
+		for _, n := range []int{256 << 10, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
+				units := n / len(tt.unit)
+				doc := []byte(strings.Repeat(tt.unit, units))
+				want := units * tt.bad
+				if tt.name == "bad self from and until" {
+					want = 2 // only the first self link is read
+				}
+				var err error
+				timeMap := memtest.Allocated(func() { _, err = linkformat.ParseTimeMap(doc, nil) })
+				parse := memtest.Allocated(func() { _, _ = linkformat.Parse(doc) })
+				extra := (float64(timeMap) - float64(parse)) / float64(len(doc))
+				// The live heap moves by about the size of doc between
+				// runs (the first run of a test keeps less): the least
+				// difference of three runs.
+				kept := math.Inf(1)
+				for range 3 {
+					keptTimeMap := memtest.Retained(func() any {
+						tm, err := linkformat.ParseTimeMap(doc, nil)
+						return []any{tm, err}
+					})
+					keptParse := memtest.Retained(func() any {
+						ls, err := linkformat.Parse(doc)
+						return []any{ls, err}
+					})
+					kept = min(kept, float64(keptTimeMap-keptParse)/float64(len(doc)))
+				}
+				t.Logf("%d bytes: ParseTimeMap allocates %.2f bytes per input byte more than Parse, keeps %.3f more; error of %d bytes",
+					len(doc), extra, kept, len(err.Error()))
+				if extra > 16 {
+					t.Errorf("ParseTimeMap allocates %.2f bytes per input byte more than Parse, want at most 16", extra)
+				}
+				if kept > 0.25 {
+					t.Errorf("the TimeMap and its error keep %.3f bytes per input byte more than Parse's links, want at most 0.25", kept)
+				}
+				errs := err.(interface{ Unwrap() []error }).Unwrap()
+				listed := min(want, 16)
+				if want > 16 {
+					listed++
+				}
+				if len(errs) != listed {
+					t.Fatalf("%d errors, want %d: %.300v", len(errs), listed, err)
+				}
+				if want > 16 {
+					if got, more := errs[16].Error(), fmt.Sprintf("weblink: %d more problems not listed", want-16); got != more {
+						t.Errorf("last error %q, want %q", got, more)
+					}
+				}
+				offs := offsets(err)
+				if len(offs) != min(want, 16) || !slices.IsSorted(offs) {
+					t.Errorf("offsets %v, want %d in document order", offs, min(want, 16))
+				}
+			})
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Memento is a memento of a TimeMap (RFC 7089 §5): a link that has the
@@ -56,8 +57,10 @@ type TimeMap struct {
 // [*weblink.SyntaxError] for each memento without a readable datetime and
 // each unreadable from or until of the self link, whose Offset is that
 // link's "<" in doc and whose message names its target as written and the
-// bad value; all in document order, so errors.As finds the first. The rest
-// of the TimeMap is returned either way.
+// bad value; all in document order, so errors.As finds the first. As
+// weblink.Parse does, it lists at most 16 problems in detail, the first in
+// document order, and counts the rest in one last error, "weblink: N more
+// problems not listed". The rest of the TimeMap is returned either way.
 func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 	s := string(doc)
 	// The links are this call's own: they are resolved in place, and the
@@ -66,7 +69,7 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 	r, resolve := newResolver(docURL, links)
 	var tm TimeMap
 	var have struct{ original, timeGate, self bool }
-	var problems []problem
+	var problems problems
 	kept := 0 // links[:kept] are tm.Links
 	for i := range links {
 		l := &links[i]
@@ -84,11 +87,11 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 		if !have.self && l.HasRel("self") {
 			tm.Self, have.self, supplied = l.Target, true, true
 			var bad string
-			if tm.From, bad = readDatetime(*l, "from"); bad != "" {
-				problems = append(problems, problem{i, "self link " + quote(written) + ": " + bad + "; From left zero"})
+			if tm.From, bad = readDatetime(*l, "from"); bad != "" && !problems.full() {
+				problems.add(i, "self link "+quote(written)+": "+bad+"; From left zero")
 			}
-			if tm.Until, bad = readDatetime(*l, "until"); bad != "" {
-				problems = append(problems, problem{i, "self link " + quote(written) + ": " + bad + "; Until left zero"})
+			if tm.Until, bad = readDatetime(*l, "until"); bad != "" && !problems.full() {
+				problems.add(i, "self link "+quote(written)+": "+bad+"; Until left zero")
 			}
 		}
 		if l.HasRel("memento") {
@@ -102,11 +105,13 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 					continue
 				}
 			}
-			msg := "memento " + quote(written) + " has no datetime"
-			if ok {
-				msg = "memento " + quote(written) + ": datetime " + quote(p.Value) + " is not an HTTP-date"
+			if !problems.full() {
+				msg := "memento " + quote(written) + " has no datetime"
+				if ok {
+					msg = "memento " + quote(written) + ": datetime " + quote(p.Value) + " is not an HTTP-date"
+				}
+				problems.add(i, msg+"; kept in Links")
 			}
-			problems = append(problems, problem{i, msg + "; kept in Links"})
 		}
 		if !supplied {
 			links[kept] = *l
@@ -158,15 +163,41 @@ type problem struct {
 	msg  string
 }
 
-// timeMapError merges the errors of Parse (perr) with the problems found in
-// the links of s, as *weblink.SyntaxErrors at the "<" of their link, in
+// problems are the problems found in the links of a TimeMap, in document
+// order: the first linkscan.MaxErrors in list, the others counted in more.
+type problems struct {
+	list []problem
+	more int
+}
+
+// full reports whether linkscan.MaxErrors problems are listed already, and
+// then counts the problem about to be added: a caller that gets true
+// builds no message, so that a TimeMap of broken entries costs no memory
+// for the problems beyond them.
+func (ps *problems) full() bool {
+	if len(ps.list) < linkscan.MaxErrors {
+		return false
+	}
+	ps.more++
+	return true
+}
+
+// add lists a problem of the link of index link.
+func (ps *problems) add(link int, msg string) {
+	ps.list = append(ps.list, problem{link, msg})
+}
+
+// timeMapError merges the errors of Parse (perr) with the problems ps found
+// in the links of s, as *weblink.SyntaxErrors at the "<" of their link, in
 // document order. It returns nil when there are none.
 //
 // Both are in document order already, so one pass merges them: at one
-// offset the errors of Parse come first, and an error without an offset
-// ("N more problems") stays after the others.
-func timeMapError(s string, perr error, problems []problem) error {
-	if len(problems) == 0 {
+// offset the errors of Parse come first. The first linkscan.MaxErrors of
+// the merged errors are listed, and one *linkscan.More counts the others:
+// those beyond the list, those ps counted and those Parse's own
+// *linkscan.More counted.
+func timeMapError(s string, perr error, ps problems) error {
+	if len(ps.list) == 0 {
 		return perr
 	}
 	var perrs []error
@@ -175,20 +206,39 @@ func timeMapError(s string, perr error, problems []problem) error {
 	} else if perr != nil {
 		perrs = []error{perr}
 	}
-	errs := make([]error, 0, len(perrs)+len(problems))
-	starts := linkStarts(s)
+	more := ps.more
+	if n := len(perrs); n > 0 {
+		if m, ok := perrs[n-1].(*linkscan.More); ok {
+			more += m.N
+			perrs = perrs[:n-1]
+		}
+	}
+	errs := make([]error, 0, linkscan.MaxErrors+1)
+	add := func(err error) {
+		if len(errs) < linkscan.MaxErrors {
+			errs = append(errs, err)
+		} else {
+			more++
+		}
+	}
+	starts := linkStarts(s, ps.list[len(ps.list)-1].link+1)
 	k := 0 // the next error of perrs
-	for _, p := range problems {
+	for _, p := range ps.list {
 		off := 0
 		if p.link < len(starts) {
 			off = starts[p.link]
 		}
 		for ; k < len(perrs) && errOffset(perrs[k]) <= off; k++ {
-			errs = append(errs, perrs[k])
+			add(perrs[k])
 		}
-		errs = append(errs, &weblink.SyntaxError{Offset: off, Msg: p.msg})
+		add(&weblink.SyntaxError{Offset: off, Msg: p.msg})
 	}
-	errs = append(errs, perrs[k:]...)
+	for _, err := range perrs[k:] {
+		add(err)
+	}
+	if more > 0 {
+		errs = append(errs, &linkscan.More{N: more})
+	}
 	return errors.Join(errs...)
 }
 
@@ -202,17 +252,17 @@ func errOffset(err error) int {
 	return int(^uint(0) >> 1)
 }
 
-// linkStarts returns the offset in s of the "<" of each link that
-// [weblink.Parse] returns for s, in order. It follows the grammar of
+// linkStarts returns the offset in s of the "<" of each of the first n
+// links that [weblink.Parse] returns for s, in order. It follows the grammar of
 // weblink.Parse (RFC 8288 §3, weblink's rules 1 to 3 and 8) only as far as
 // needed to find where each link-value starts and whether it is kept:
 // elements are separated by commas outside <...>, quoted-strings, and
 // unquoted values; a malformed element is skipped to the next comma
 // outside <...> and quoted-strings.
-func linkStarts(s string) []int {
-	var starts []int
+func linkStarts(s string, n int) []int {
+	starts := make([]int, 0, n)
 	i := 0
-	for {
+	for len(starts) < n {
 		for i < len(s) && (s[i] == ',' || isOWS(s[i])) {
 			i++
 		}
@@ -226,8 +276,9 @@ func linkStarts(s string) []int {
 			i = next
 			continue
 		}
-		i = skipElement(s, next)
+		i = linkscan.SkipElement(s, next)
 	}
+	return starts
 }
 
 // linkValueEnd returns the index after the link-value at s[i] and its
@@ -291,50 +342,13 @@ func paramEnd(s string, i int) (int, bool) {
 		i++
 	}
 	if i < len(s) && s[i] == '"' {
-		end, closed := quotedEnd(s, i)
+		end, _, closed := linkscan.QuotedEnd(s, i)
 		return end, closed
 	}
 	for i < len(s) && s[i] != ';' && s[i] != ',' {
 		i++
 	}
 	return i, true
-}
-
-// skipElement returns the index just past the next comma at or after i
-// outside quoted-strings and <...>, or len(s).
-func skipElement(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ',':
-			return i + 1
-		case '"':
-			i, _ = quotedEnd(s, i)
-		case '<':
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				return len(s)
-			}
-			i += j + 1
-		default:
-			i++
-		}
-	}
-	return i
-}
-
-// quotedEnd returns the index just past the quoted-string starting at s[i]
-// and whether it is closed (len(s) when it is not); a backslash escapes the
-// byte after it (RFC 9110 §5.6.4).
-func quotedEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return i + 1, true
-		case '\\':
-			i++
-		}
-	}
-	return len(s), false
 }
 
 // isOWS reports whether c is whitespace where RFC 8288 allows OWS or BWS:

@@ -1,6 +1,6 @@
 // Package memtest measures memory for the tests of package weblink and
-// its discover subpackage, which bound the bytes allocated per input byte
-// for hostile input.
+// its subpackages, which bound the bytes allocated, or kept, per input
+// byte for hostile input.
 package memtest
 
 import "runtime"
@@ -14,4 +14,18 @@ func Allocated(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Retained returns the bytes of heap that what f returns keeps alive: the
+// live heap after f, less the live heap before it, each measured after a
+// garbage collection. What f allocates and lets go is not counted.
+func Retained(f func() any) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
 }

@@ -23,3 +23,20 @@ func TestAllocated(t *testing.T) {
 		t.Errorf("Allocated of nothing = %d bytes", n)
 	}
 }
+
+// TestRetained checks Retained on a slice that f returns, which is
+// counted, and on one it lets go, which is not (the smallest of five runs,
+// as in TestAllocated; the largest for what must be counted).
+func TestRetained(t *testing.T) {
+	kept, let := int64(0), int64(1<<62)
+	for range 5 {
+		kept = max(kept, Retained(func() any { return make([]byte, 1<<20) }))
+		let = min(let, Retained(func() any { sink = make([]byte, 1<<20); sink = nil; return nil }))
+	}
+	if kept < 1<<20 || kept > 1<<20+64<<10 {
+		t.Errorf("Retained of a 1 MiB slice returned = %d bytes", kept)
+	}
+	if let > 64<<10 {
+		t.Errorf("Retained of a 1 MiB slice let go = %d bytes", let)
+	}
+}
