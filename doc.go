@@ -221,7 +221,8 @@
 //     the link's own names (rel, anchor, rev, hreflang, media, title, type)
 //     is omitted; non-ASCII and controls in rel, rev, hreflang, media and
 //     type are percent-encoded (in rel and rev as lower-case %hh, the form
-//     Parse reads back, rule 5); invalid UTF-8 in a title becomes U+FFFD;
+//     Parse reads back, rule 5, and so is a space inside one relation
+//     type, which Parse would read as two); invalid UTF-8 in a title becomes U+FFFD;
 //     an ext-value language that is not well-formed is left out (a title
 //     that is empty as well, whole). When one
 //     value of an extension parameter needs the star form, every value of

@@ -168,7 +168,8 @@ func hasToken(rels []string) bool {
 // of a quoted-string, and the closing quote (RFC 8288 §3.3). Bytes that are
 // not printable ASCII are written as lower-case %hh escapes (rule 20): Parse
 // lower-cases relation types (rule 5), so an upper-case %HH would not read
-// back as written.
+// back as written. A space inside a relation type is written %20: Parse
+// splits relation types at spaces, and would read two.
 func appendRelTypes(b []byte, rels []string) []byte {
 	sep := false
 	for _, r := range rels {
@@ -179,7 +180,14 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
-		b = appendQuotedASCII(b, r, lowerHex)
+		for {
+			word, rest, space := strings.Cut(r, " ")
+			b = appendQuotedASCII(b, word, lowerHex)
+			if !space {
+				break
+			}
+			b, r = append(b, "%20"...), rest
+		}
 	}
 	return append(b, '"')
 }
