@@ -59,7 +59,8 @@
 //	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
 //	-timeout DURATION
 //	    with -url: stop the whole run (every request, page and linkset) after
-//	    DURATION, such as 10s or 2m (default 30s)
+//	    DURATION, such as 10s or 2m; the links read by then are shown, and the
+//	    exit status is 1 (default 30s)
 //	    $ weblink -url https://slow.example/items -timeout 2m
 //	-wait DURATION
 //	    with -url: wait out rate limits, for at most DURATION in all (0, the
@@ -160,7 +161,8 @@
 //
 // Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 // no next link, -json could hold none of the links, input or a response head
-// larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
-// usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
-// to standard error, prefixed "weblink: ".
+// larger than 1 MiB, a fetch failed (a status other than 2xx included), or
+// -timeout ended the run (with -all, -discover or -api-catalog, the links read
+// by then are shown); 2 a usage error or problems found by -check; 130
+// interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 package main

@@ -55,7 +55,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://api.example.com/items -all -max-pages 20"},
 	{"H", "with -url: add the request header `'Name: value'` (repeat it for several) to the requests to the origin of -url, also on redirects; another origin gets only Accept, Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent",
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
-	{"timeout", "with -url: stop the whole run (every request, page and linkset) after `DURATION`, such as 10s or 2m",
+	{"timeout", "with -url: stop the whole run (every request, page and linkset) after `DURATION`, such as 10s or 2m; the links read by then are shown, and the exit status is 1",
 		"weblink -url https://slow.example/items -timeout 2m"},
 	{"wait", `with -url: wait out rate limits, for at most ` + "`DURATION`" + ` in all (0, the default: do not wait): a page answered 429, or 403 or 503 with Retry-After or a spent X-RateLimit-Remaining or RateLimit-Remaining, is requested again when the server says; a 429, or a 403 whose body says "rate limit" (GitHub's secondary limits; a HEAD answer has no body), that says no time is requested again after 60 s, then 120 s, 240 s...; a page is retried at most 10 times`,
 		"weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m"},
@@ -105,9 +105,10 @@ error after the page that brings its links to more than 100000.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 no next link, -json could hold none of the links, input or a response head
-larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
-usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
-to standard error, prefixed "weblink: ".
+larger than 1 MiB, a fetch failed (a status other than 2xx included), or
+-timeout ended the run (with -all, -discover or -api-catalog, the links read
+by then are shown); 2 a usage error or problems found by -check; 130
+interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 `
 
 // helpText returns what -h prints: the introduction, every flag of fs with
