@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -117,7 +119,11 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 	}
 	doc := first + string(rest)
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
-		return page{linkset: &document{text: []byte(doc), line: start}}, nil
+		text := []byte(doc)
+		if isJSONBody(text) {
+			return page{}, errJSONObject
+		}
+		return page{linkset: &document{text: text, line: start}}, nil
 	}
 	return page{heads: []head{{links: splitValues(doc, start), base: base}}}, nil
 }
@@ -129,7 +135,47 @@ var errMarkup = errors.New("it is a document (HTML or XML), not a response head:
 // errJSONArray is the error for standard input that is a JSON array,
 // which neither Link field values nor a linkset+json document (an object)
 // start with: the body of an API's response, piped in by curl without -I.
-var errJSONArray = errors.New("it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
+var errJSONArray = jsonBodyError("a JSON array")
+
+// errJSONObject is the error for standard input that is a JSON object
+// without a "linkset" member (isJSONBody): the body of an API's response,
+// not a linkset+json document.
+var errJSONObject = jsonBodyError(`a JSON object without a "linkset" member`)
+
+// jsonBodyError returns the error for standard input that is what, a JSON
+// body rather than a head or a linkset.
+func jsonBodyError(what string) error {
+	return errors.New("it is " + what + ", not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
+}
+
+// isJSONBody reports whether doc, which starts with "{", is a JSON object
+// with members none of which is "linkset" (RFC 9264 §4.2.1): read up to
+// its end or to the first syntax error, it has at least one member name
+// and "linkset" is not among them. A document that has a "linkset" member,
+// or that breaks before its first member name, is left to the linkset
+// parser, whose errors point into it.
+func isJSONBody(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	members := 0
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if name == "linkset" {
+			return false
+		}
+		members++
+		var value json.RawMessage
+		if dec.Decode(&value) != nil {
+			break
+		}
+	}
+	return members > 0
+}
 
 // isMarkup reports whether line, the first non-blank line of the input,
 // starts an HTML or XML document rather than Link field values: a
