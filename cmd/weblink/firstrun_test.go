@@ -31,6 +31,12 @@ func TestPastedArguments(t *testing.T) {
 		{"curl -v, two lines", "< link: <https://a.example/2>; rel=\"next\"\r\n< x-request-id: 1\r\n< link: <https://a.example/1>; rel=\"prev\"\r\n", table},
 		{"curl -v, a template", "< link: <https://a.example/2>; rel=\"next\"\n< link-template: \"/{x}\"; rel=\"item\"",
 			"FROM      REL   TARGET\n          next  https://a.example/2\ntemplate  item  /{x}\n"},
+		// Before, "link-value must start with "<"" for "* Connected",
+		// and after "< link:" alone a warning that "{ [5 bytes data]" was
+		// not read.
+		{"curl -v, all of it", "* Connected to a.example (192.0.2.1) port 443 (#0)\n> GET / HTTP/2\n> Host: a.example\n>\n" +
+			"< HTTP/2 200\n< link: <https://a.example/2>; rel=\"next\"\n< link: <https://a.example/1>; rel=\"prev\"\n<\n{ [5 bytes data]\n", table},
+		{"curl -v, a data marker after", "< link: <https://a.example/2>; rel=\"next\", <https://a.example/1>; rel=\"prev\"\n<\n{ [5 bytes data]\n", table},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runCmd(t, "", c.arg)

@@ -35,16 +35,53 @@ func stdinSource(stdin io.Reader) source {
 }
 
 // lineReader reads standard input a line at a time, counting lines and
-// bytes.
+// bytes. Reading curl -v output, its lines are the response lines of it
+// (nextCurl).
 type lineReader struct {
 	r    *bufio.Reader
-	n    int // bytes read
-	line int // number of the last line read, from 1
+	n    int  // bytes read
+	line int  // number of the last line read, from 1
+	curl bool // curl -v output: read its response lines only
+
+	held     string // a line read ahead by startsHead, which next returns
+	heldLine int    // its number
+	holding  bool   // whether held is there
 }
 
 // next returns the next line with its line terminator, or false at the end
 // of the input.
 func (lr *lineReader) next() (string, bool) {
+	switch {
+	case lr.holding:
+		lr.holding, lr.line = false, lr.heldLine
+		return lr.held, true
+	case lr.curl:
+		return lr.nextCurl()
+	}
+	return lr.nextRaw()
+}
+
+// startsHead reports whether the next line starts a response head
+// ("HTTP/"), without reading it.
+func (lr *lineReader) startsHead() bool {
+	if !lr.curl {
+		b, _ := lr.r.Peek(len("HTTP/"))
+		return string(b) == "HTTP/"
+	}
+	if !lr.holding {
+		line := lr.line
+		s, ok := lr.next()
+		if !ok {
+			return false
+		}
+		lr.held, lr.heldLine, lr.holding, lr.line = s, lr.line, true, line
+	}
+	return strings.HasPrefix(lr.held, "HTTP/")
+}
+
+// nextRaw returns the next line of the input with its line terminator, or
+// false at the end of the input.
+func (lr *lineReader) nextRaw() (string, bool) {
 	s, err := lr.r.ReadString('\n')
 	if s == "" && err != nil {
 		return "", false
@@ -86,6 +123,9 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 	var first string
 	for {
 		raw, ok := lr.next()
+		if !ok && lr.curl {
+			return page{}, errCurlNoHead
+		}
 		if !ok {
 			return page{heads: []head{{base: base}}}, nil
 		}
@@ -107,6 +147,16 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 		return page{heads: []head{hd}}, nil
 	}
 	switch {
+	case lr.curl:
+		return page{}, errCurlNoHead // a "< " line that starts no head
+	case isCurlVerbose(line):
+		// Its response heads, read as those piped in without curl -v's
+		// markers are.
+		lr.curl = true
+		if l, ok := curlResponseLine(strings.TrimLeft(line, " \t")); ok {
+			lr.held, lr.heldLine, lr.holding = l+"\n", start, true
+		}
+		return recognise(lr, base)
 	case isMarkup(line):
 		return page{}, errMarkup
 	case strings.HasPrefix(strings.TrimSpace(line), "["):
@@ -245,7 +295,7 @@ func readHeads(lr *lineReader, status string, base *url.URL) []head {
 		if !h.ended || !followed(status) {
 			return append(hints, final)
 		}
-		if b, _ := lr.r.Peek(len("HTTP/")); string(b) != "HTTP/" {
+		if !lr.startsHead() {
 			return append(hints, final)
 		}
 		if statusCode(status) == "103" {
