@@ -59,7 +59,8 @@
 //	    to the requests to the origin of -url, also on redirects; another origin
 //	    gets only Accept, Accept-Encoding, Accept-Language, Cache-Control,
 //	    Pragma and User-Agent
-//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
+//	        -H "Authorization: Bearer $TOKEN"
 //	-timeout DURATION
 //	    with -url: stop the whole run (every request, page and linkset) after
 //	    DURATION, such as 10s or 2m; the links read by then are shown, and the
@@ -73,7 +74,8 @@
 //	    "rate limit" (GitHub's secondary limits; a HEAD answer has no body),
 //	    that says no time is requested again after 60 s, then 120 s, 240 s...; a
 //	    page is retried at most 10 times (default 0s)
-//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
+//	        -wait 15m
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL); for
 //	    piped response heads, the URL of the first request, which the Location
@@ -125,7 +127,8 @@
 //	    anchor, rel hosts when there is none, UTF-8 kept; -url does this by
 //	    itself when the response is application/link-format; not with -all,
 //	    -check or -discover
-//	    $ weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento
+//	    $ weblink -url https://web.archive.org/web/timemap/link/example.com \
+//	        -linkformat -rel memento
 //	-api-catalog
 //	    with -url: list the APIs that the origin of the URL publishes: GET its
 //	    /.well-known/api-catalog (RFC 9727), following redirects to other

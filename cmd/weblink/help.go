@@ -77,7 +77,7 @@ var flagDocs = []struct{ name, help, example string }{
 	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for; not with -all, -check or -format",
 		"weblink -url https://example.com/post -discover -rel webmention"},
 	{"linkformat", "read standard input (at most 1 MiB), or the body of -url (GET, at most 16 MiB), as an application/link-format document (RFC 6690: CoAP /.well-known/core, resource directories, Memento TimeMaps) and resolve its links as RFC 6690 §2.1 says: a relative target against its anchor, the context (the origin of the target, else of the document) in the anchor, rel hosts when there is none, UTF-8 kept; -url does this by itself when the response is application/link-format; not with -all, -check or -discover",
-		"weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento"},
+		"weblink -url https://web.archive.org/web/timemap/link/example.com -linkformat -rel memento"},
 	{"api-catalog", "with -url: list the APIs that the origin of the URL publishes: GET its /.well-known/api-catalog (RFC 9727), following redirects to other origins but never from https to http, and the nested catalogs it lists on the same origin, one level deep; the table, -rel and -json show the catalog's links; not with -all, -discover, -check or -format",
 		"weblink -url https://example.com -api-catalog -json"},
 	{"version", "print the version of weblink, and the Go version and commit it was built from", "weblink -version"},
@@ -135,7 +135,7 @@ func helpText(fs *flag.FlagSet) string {
 			help += " (default " + f.DefValue + ")"
 		}
 		wrap(&b, help, "      ", 78)
-		b.WriteString("      $ " + d.example + "\n")
+		writeExample(&b, d.example, 80)
 	}
 	b.WriteString("\n")
 	b.WriteString(helpOutro)
@@ -157,6 +157,49 @@ func wrap(b *strings.Builder, text, indent string, width int) {
 		line += word
 	}
 	b.WriteString(line + "\n")
+}
+
+// writeExample writes the command line cmd after "      $ ", continued
+// after " \\" on lines indented further, as a shell reads it, before a flag
+// that would take a line past width columns.
+func writeExample(b *strings.Builder, cmd string, width int) {
+	line := "      $ "
+	for {
+		cut := len(cmd)
+		if len(line)+cut > width {
+			cut = flagBefore(cmd, width-len(line)-len(" \\"))
+		}
+		b.WriteString(line + cmd[:cut])
+		if cut == len(cmd) {
+			b.WriteString("\n")
+			return
+		}
+		b.WriteString(" \\\n")
+		cmd, line = cmd[cut+1:], "          "
+	}
+}
+
+// flagBefore returns the index in s of the last space before a flag (" -")
+// that is at most limit, or of the first such space when none is; len(s)
+// when there is none.
+func flagBefore(s string, limit int) int {
+	cut := -1
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != ' ' || s[i+1] != '-' {
+			continue
+		}
+		if i > limit && cut >= 0 {
+			break
+		}
+		cut = i
+		if i > limit {
+			break
+		}
+	}
+	if cut < 0 {
+		return len(s)
+	}
+	return cut
 }
 
 // example is printed with the usage error for no input at all.
