@@ -56,6 +56,14 @@ func TestCurlVerboseStdin(t *testing.T) {
 	if !strings.Contains(r.stdout, "line 4") {
 		t.Errorf("-check: stdout %q, want it to name line 4", r.stdout)
 	}
+	// curl -i as 2>&1 pipes it: the progress meter, then the heads, an
+	// update before the first; the body is not read, "< " lines in it
+	// neither (before, the meter gave syntax errors).
+	in3 := "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n" +
+		"                                 Dload  Upload   Total   Spent    Left  Speed\n" +
+		"\r  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0HTTP/1.1 301 Moved\r\n" +
+		"Location: /b\r\n\r\nHTTP/1.1 200 OK\r\nLink: <c>; rel=next\r\n\r\n< HTTP/1.1 200\n< Link: <body>; rel=next\n"
+	runCmd(t, in3, "-rel", "next", "-base", "http://h/a").want(t, exitOK, "http://h/c\n")
 	// A link-value that starts with "<" and a space is not curl -v's.
 	runCmd(t, "< https://a.example/2>; rel=\"next\"\n", "-rel", "next").want(t, exitOK, "https://a.example/2\n")
 	// Nor is a linkset+json document that starts with "{ ".

@@ -27,8 +27,9 @@ input (at most 1 MiB) and recognises it by its first non-blank line:
                (-base at first) that the links resolve against; reading
                stops at its blank line, so the body is never read
   Name: value  a header block, up to its first blank line
-  * > < {      curl -v output (curl -v URL 2>&1, with its progress meter or
-               not): the response lines, after "< ", read as heads are
+  * > < {      curl -v output (curl -v URL 2>&1): the response lines, after
+               "< ", read as heads are; curl's progress meter, which 2>&1
+               mixes in without -s, is skipped here and before HTTP/...
   {            an application/linkset+json document (RFC 9264 §4.2); an
                object without a "linkset" member is a JSON body: an error
   <!doctype    an HTML or XML document (also <?xml, or <html on a line

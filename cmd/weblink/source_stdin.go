@@ -42,6 +42,9 @@ type lineReader struct {
 	n    int  // bytes read
 	line int  // number of the last line read, from 1
 	curl bool // curl -v output: read its response lines only
+	// progress: curl's progress meter is mixed in; read each line without
+	// its updates (withoutProgress)
+	progress bool
 
 	held     string // a line read ahead by startsHead, which next returns
 	heldLine int    // its number
@@ -64,7 +67,7 @@ func (lr *lineReader) next() (string, bool) {
 // startsHead reports whether the next line starts a response head
 // ("HTTP/"), without reading it.
 func (lr *lineReader) startsHead() bool {
-	if !lr.curl {
+	if !lr.curl && !lr.progress {
 		b, _ := lr.r.Peek(len("HTTP/"))
 		return string(b) == "HTTP/"
 	}
@@ -88,6 +91,9 @@ func (lr *lineReader) nextRaw() (string, bool) {
 	}
 	lr.n += len(s)
 	lr.line++
+	if lr.progress {
+		s = withoutProgress(s)
+	}
 	return s, true
 }
 
@@ -149,6 +155,12 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 	switch {
 	case lr.curl:
 		return page{}, errCurlNoHead // a "< " line that starts no head
+	case isProgressMeter(line) && !lr.progress:
+		// curl -i or curl -v output as 2>&1 pipes it, recognised by
+		// what follows the meter's two lines.
+		lr.progress = true
+		lr.next()
+		return recognise(lr, base)
 	case isCurlVerbose(line):
 		// Its response heads, read as those piped in without curl -v's
 		// markers are.

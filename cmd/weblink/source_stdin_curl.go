@@ -16,9 +16,9 @@ import (
 // as standard input (lineReader.curl).
 
 // isCurlVerbose reports whether line, the first non-blank line of the
-// input, is one of curl -v: a line after a marker, or the first line of
-// the progress meter ("  % Total    % Received ..."). A linkset+json
-// document ("{ " then a member) and link-values ("<" then a URI) are not.
+// input (after the progress meter, isProgressMeter), is one of curl -v: a
+// line after a marker. A linkset+json document ("{ " then a member) and
+// link-values ("<" then a URI) are not.
 func isCurlVerbose(line string) bool {
 	line = strings.TrimLeft(afterProgress(line), " \t")
 	if rest, ok := curlResponseLine(line); ok {
@@ -27,7 +27,7 @@ func isCurlVerbose(line string) bool {
 		name, _, header := splitHeader(rest)
 		return strings.HasPrefix(rest, "HTTP/") || header && !strings.HasPrefix(rest[len(name):], "://")
 	}
-	for _, marker := range []string{"* ", "> ", "{ [", "} [", "% Total"} {
+	for _, marker := range []string{"* ", "> ", "{ [", "} ["} {
 		if strings.HasPrefix(line, marker) {
 			return true
 		}
@@ -55,6 +55,24 @@ func afterProgress(line string) string {
 		return strings.TrimLeft(line[i+1:], " 0123456789-:.kMGTP")
 	}
 	return line
+}
+
+// isProgressMeter reports whether line, the first non-blank line of the
+// input, is the first line of curl's progress meter ("  % Total    %
+// Received ..."), which curl -i and curl -v write when their output is not
+// a terminal (2>&1 pipes it in).
+func isProgressMeter(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " "), "% Total")
+}
+
+// withoutProgress returns s, a line of the input with its line terminator,
+// without the updates of curl's progress meter in it (afterProgress).
+func withoutProgress(s string) string {
+	body := trimEOL(s)
+	if strings.IndexByte(body, '\r') < 0 {
+		return s
+	}
+	return afterProgress(body) + s[len(body):]
 }
 
 // errCurlNoHead is the error for curl -v output on standard input that
