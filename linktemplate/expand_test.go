@@ -81,6 +81,13 @@ func TestExpandErrors(t *testing.T) {
 		{7, "{x:10000}", 3, "1 to 9999"},
 		{7, "{x:9999999}", 3, "1 to 9999"},
 		{7, "{x:}", 3, "1 to 9999"},
+		// The number as written, cut as templates are; before, its first
+		// digit only: found "1".
+		{7, "{x:10000}", 3, `found "10000"`},
+		{7, "{x:0123}", 3, `found "0123"`},
+		{7, "{x:" + strings.Repeat("9", 1000) + "}", 3, `found "` + strings.Repeat("9", 64) + `"...`},
+		{7, "{x:}", 3, `found "}"`},
+		{7, "{x:\x1b}", 3, "found byte 0x1b"},
 		{7, "{x*:2}", 3, "unexpected"},
 		{7, "{" + strings.Repeat("{", 1000), 1, "want a variable name"},
 		{11, "a{list:1}", 1, "prefix modifier"},

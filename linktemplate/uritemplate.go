@@ -182,15 +182,21 @@ func parseVarspec(tmpl string, i int) (varspec, int, error) {
 }
 
 // parseMaxLength parses the max-length of a prefix modifier at tmpl[i]: a
-// decimal integer from 1 to 9999 without leading zero.
+// decimal integer from 1 to 9999 without leading zero. The error names the
+// number as written (quoted and cut as templates are: shorten), or what is
+// there instead of one.
 func parseMaxLength(tmpl string, i int) (int, int, error) {
 	start := i
-	for i < len(tmpl) && tmpl[i] >= '0' && tmpl[i] <= '9' && i-start < 5 {
+	for i < len(tmpl) && tmpl[i] >= '0' && tmpl[i] <= '9' {
 		i++
 	}
 	digits := tmpl[start:i]
 	if digits == "" || digits[0] == '0' || len(digits) > 4 {
-		return 0, 0, templateError(tmpl, start, "a prefix modifier's length is a number from 1 to 9999 without leading zero (RFC 6570 §2.4.1), found "+quoteAt(tmpl, start))
+		found := quoteAt(tmpl, start)
+		if digits != "" {
+			found = shorten(digits)
+		}
+		return 0, 0, templateError(tmpl, start, "a prefix modifier's length is a number from 1 to 9999 without leading zero (RFC 6570 §2.4.1), found "+found)
 	}
 	n, _ := strconv.Atoi(digits)
 	return n, i, nil

@@ -14,7 +14,8 @@ import (
 // for -api-catalog, whose catalog lists 16 nested catalogs that a slow
 // server answers each after 600 ms: the run ends about -timeout after it
 // started (with wide slack), not 17 × -timeout, and says that -timeout
-// ended it.
+// ended it, with exit status 1 after the links read by then: a run that
+// -timeout cut did not do what was asked (before, it exited 0).
 func TestAPICatalogTimeout(t *testing.T) {
 	var nested weblink.Links
 	for i := range 16 {
@@ -46,7 +47,28 @@ func TestAPICatalogTimeout(t *testing.T) {
 	if !strings.Contains(r.stderr, "-timeout") {
 		t.Errorf("stderr %q, want it to say -timeout ended the run", r.stderr)
 	}
+	if r.code != exitNone {
+		t.Errorf("exit status %d, want %d: -timeout cut the run", r.code, exitNone)
+	}
 	if !strings.HasPrefix(r.stdout, rec.srv.URL+"/apis/orders\n") {
 		t.Errorf("stdout %q, want the links found before -timeout", r.stdout)
+	}
+}
+
+// TestAllTimeout: -all cut by -timeout fails as -api-catalog and -discover
+// do: the pages read by then are shown, the page that did not come is
+// named, and the exit status is 1.
+func TestAllTimeout(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/items" {
+			w.Header().Set("Link", `</items/2>; rel="next"`)
+			return
+		}
+		<-r.Context().Done()
+	})
+	r := runCmd(t, "", "-url", rec.srv.URL+"/items", "-all", "-rel", "next", "-timeout", "300ms")
+	r.want(t, exitNone, rec.srv.URL+"/items/2\n")
+	if want := "weblink: HEAD " + rec.srv.URL + "/items/2: no response within 300ms (-timeout)\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 }

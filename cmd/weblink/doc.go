@@ -18,7 +18,11 @@
 //	             (-base at first) that the links resolve against; reading
 //	             stops at its blank line, so the body is never read
 //	Name: value  a header block, up to its first blank line
-//	{            an application/linkset+json document (RFC 9264 §4.2)
+//	* > < {      curl -v output (curl -v URL 2>&1): the response lines, after
+//	             "< ", read as heads are; curl's progress meter, which 2>&1
+//	             mixes in without -s, is skipped here and before HTTP/...
+//	{            an application/linkset+json document (RFC 9264 §4.2); an
+//	             object without a "linkset" member is a JSON body: an error
 //	<!doctype    an HTML or XML document (also <?xml, or <html on a line
 //	             without ";"), or a JSON array ("["): an error, since it is
 //	             a body, not a head; -url URL -discover reads the links of
@@ -56,10 +60,12 @@
 //	    to the requests to the origin of -url, also on redirects; another origin
 //	    gets only Accept, Accept-Encoding, Accept-Language, Cache-Control,
 //	    Pragma and User-Agent
-//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
+//	        -H "Authorization: Bearer $TOKEN"
 //	-timeout DURATION
 //	    with -url: stop the whole run (every request, page and linkset) after
-//	    DURATION, such as 10s or 2m (default 30s)
+//	    DURATION, such as 10s or 2m; the links read by then are shown, and the
+//	    exit status is 1 (default 30s)
 //	    $ weblink -url https://slow.example/items -timeout 2m
 //	-wait DURATION
 //	    with -url: wait out rate limits, for at most DURATION in all (0, the
@@ -69,7 +75,8 @@
 //	    "rate limit" (GitHub's secondary limits; a HEAD answer has no body),
 //	    that says no time is requested again after 60 s, then 120 s, 240 s...; a
 //	    page is retried at most 10 times (default 0s)
-//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
+//	        -wait 15m
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL); for
 //	    piped response heads, the URL of the first request, which the Location
@@ -121,7 +128,8 @@
 //	    anchor, rel hosts when there is none, UTF-8 kept; -url does this by
 //	    itself when the response is application/link-format; not with -all,
 //	    -check or -discover
-//	    $ weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento
+//	    $ weblink -url https://web.archive.org/web/timemap/link/example.com \
+//	        -linkformat -rel memento
 //	-api-catalog
 //	    with -url: list the APIs that the origin of the URL publishes: GET its
 //	    /.well-known/api-catalog (RFC 9727), following redirects to other
@@ -160,7 +168,8 @@
 //
 // Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 // no next link, -json could hold none of the links, input or a response head
-// larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
-// usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
-// to standard error, prefixed "weblink: ".
+// larger than 1 MiB, a fetch failed (a status other than 2xx included), or
+// -timeout ended the run (with -all, -discover or -api-catalog, the links read
+// by then are shown); 2 a usage error or problems found by -check; 130
+// interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 package main

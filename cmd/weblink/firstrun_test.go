@@ -31,6 +31,12 @@ func TestPastedArguments(t *testing.T) {
 		{"curl -v, two lines", "< link: <https://a.example/2>; rel=\"next\"\r\n< x-request-id: 1\r\n< link: <https://a.example/1>; rel=\"prev\"\r\n", table},
 		{"curl -v, a template", "< link: <https://a.example/2>; rel=\"next\"\n< link-template: \"/{x}\"; rel=\"item\"",
 			"FROM      REL   TARGET\n          next  https://a.example/2\ntemplate  item  /{x}\n"},
+		// Before, "link-value must start with "<"" for "* Connected",
+		// and after "< link:" alone a warning that "{ [5 bytes data]" was
+		// not read.
+		{"curl -v, all of it", "* Connected to a.example (192.0.2.1) port 443 (#0)\n> GET / HTTP/2\n> Host: a.example\n>\n" +
+			"< HTTP/2 200\n< link: <https://a.example/2>; rel=\"next\"\n< link: <https://a.example/1>; rel=\"prev\"\n<\n{ [5 bytes data]\n", table},
+		{"curl -v, a data marker after", "< link: <https://a.example/2>; rel=\"next\", <https://a.example/1>; rel=\"prev\"\n<\n{ [5 bytes data]\n", table},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runCmd(t, "", c.arg)
@@ -124,7 +130,8 @@ func TestPastedNotHeader(t *testing.T) {
 // TestBodyOnStdin: a response body piped in (curl without -I, the usual
 // slip) is said to be one, with what to run instead; before, an HTML page
 // gave a table of "links" such as "!doctype html" and exit status 0, and
-// a JSON array a "link-value must start with "<"" for every "," in it.
+// a JSON array a "link-value must start with "<"" for every "," in it,
+// and a JSON object an invalid linkset.
 func TestBodyOnStdin(t *testing.T) {
 	for _, in := range []string{
 		"<!doctype html>\n<html lang=\"en\">\n<link rel=\"stylesheet\" href=\"/s.css\">\n",
@@ -144,6 +151,33 @@ func TestBodyOnStdin(t *testing.T) {
 	r.want(t, exitNone, "")
 	if want := "weblink: reading standard input: it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL\n"; r.stderr != want {
 		t.Errorf("JSON array: stderr %q, want %q", r.stderr, want)
+	}
+	// A JSON object without a "linkset" member, such as a search result
+	// of the GitHub API; before, "invalid linkset: document: unexpected
+	// member" and "no links found".
+	for _, in := range []string{
+		"{\"items\": []}\n",
+		"{\n  \"total_count\": 2,\n  \"items\": [{\"id\": 1, \"linkset\": []}]\n}\n",
+		"{\"items\": [1, 2", // cut short
+	} {
+		r := runCmd(t, in)
+		r.want(t, exitNone, "")
+		if want := "weblink: reading standard input: it is a JSON object without a \"linkset\" member, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL\n"; r.stderr != want {
+			t.Errorf("%q: stderr %q, want %q", in, r.stderr, want)
+		}
+	}
+	// An object with a "linkset" member is a linkset, whatever is wrong
+	// with it, and so is one that breaks before its first member name.
+	for in, want := range map[string]string{
+		`{"x": 1, "linkset": []}`: `unexpected member "x"`,
+		`{"linkset": [], "x": 1}`: `unexpected member "x"`,
+		`{linkset: []}`:           "invalid linkset",
+		`{}`:                      `member "linkset" is missing`,
+	} {
+		r := runCmd(t, in)
+		if r.code != exitNone || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: exit %d, stderr %q; want a linkset error with %q", in, r.code, r.stderr, want)
+		}
 	}
 	// A link-value whose target is "html" is one.
 	runCmd(t, "<html>; rel=\"alternate\"\n").want(t, exitOK, "REL        TARGET\nalternate  html\n")

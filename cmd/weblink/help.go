@@ -27,7 +27,11 @@ input (at most 1 MiB) and recognises it by its first non-blank line:
                (-base at first) that the links resolve against; reading
                stops at its blank line, so the body is never read
   Name: value  a header block, up to its first blank line
-  {            an application/linkset+json document (RFC 9264 §4.2)
+  * > < {      curl -v output (curl -v URL 2>&1): the response lines, after
+               "< ", read as heads are; curl's progress meter, which 2>&1
+               mixes in without -s, is skipped here and before HTTP/...
+  {            an application/linkset+json document (RFC 9264 §4.2); an
+               object without a "linkset" member is a JSON body: an error
   <!doctype    an HTML or XML document (also <?xml, or <html on a line
                without ";"), or a JSON array ("["): an error, since it is
                a body, not a head; -url URL -discover reads the links of
@@ -55,7 +59,7 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://api.example.com/items -all -max-pages 20"},
 	{"H", "with -url: add the request header `'Name: value'` (repeat it for several) to the requests to the origin of -url, also on redirects; another origin gets only Accept, Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent",
 		`weblink -url https://api.github.com/repos/golang/go/issues -all -H "Authorization: Bearer $TOKEN"`},
-	{"timeout", "with -url: stop the whole run (every request, page and linkset) after `DURATION`, such as 10s or 2m",
+	{"timeout", "with -url: stop the whole run (every request, page and linkset) after `DURATION`, such as 10s or 2m; the links read by then are shown, and the exit status is 1",
 		"weblink -url https://slow.example/items -timeout 2m"},
 	{"wait", `with -url: wait out rate limits, for at most ` + "`DURATION`" + ` in all (0, the default: do not wait): a page answered 429, or 403 or 503 with Retry-After or a spent X-RateLimit-Remaining or RateLimit-Remaining, is requested again when the server says; a 429, or a 403 whose body says "rate limit" (GitHub's secondary limits; a HEAD answer has no body), that says no time is requested again after 60 s, then 120 s, 240 s...; a page is retried at most 10 times`,
 		"weblink -url https://api.github.com/repos/golang/go/issues -all -wait 15m"},
@@ -74,7 +78,7 @@ var flagDocs = []struct{ name, help, example string }{
 	{"discover", "with -url: GET the resource and list the links of its header and of its body (HTML, Atom/RSS feeds, linksets) together, with where each came from; with -rel, print the first match, which is the endpoint that Webmention and WebSub discovery ask for; not with -all, -check or -format",
 		"weblink -url https://example.com/post -discover -rel webmention"},
 	{"linkformat", "read standard input (at most 1 MiB), or the body of -url (GET, at most 16 MiB), as an application/link-format document (RFC 6690: CoAP /.well-known/core, resource directories, Memento TimeMaps) and resolve its links as RFC 6690 §2.1 says: a relative target against its anchor, the context (the origin of the target, else of the document) in the anchor, rel hosts when there is none, UTF-8 kept; -url does this by itself when the response is application/link-format; not with -all, -check or -discover",
-		"weblink -url https://web.archive.org/web/timemap/link/https://example.com/ -linkformat -rel memento"},
+		"weblink -url https://web.archive.org/web/timemap/link/example.com -linkformat -rel memento"},
 	{"api-catalog", "with -url: list the APIs that the origin of the URL publishes: GET its /.well-known/api-catalog (RFC 9727), following redirects to other origins but never from https to http, and the nested catalogs it lists on the same origin, one level deep; the table, -rel and -json show the catalog's links; not with -all, -discover, -check or -format",
 		"weblink -url https://example.com -api-catalog -json"},
 	{"version", "print the version of weblink, and the Go version and commit it was built from", "weblink -version"},
@@ -105,9 +109,10 @@ error after the page that brings its links to more than 100000.
 
 Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 no next link, -json could hold none of the links, input or a response head
-larger than 1 MiB, or a fetch failed (a status other than 2xx included); 2 a
-usage error or problems found by -check; 130 interrupted (Ctrl-C). Errors go
-to standard error, prefixed "weblink: ".
+larger than 1 MiB, a fetch failed (a status other than 2xx included), or
+-timeout ended the run (with -all, -discover or -api-catalog, the links read
+by then are shown); 2 a usage error or problems found by -check; 130
+interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 `
 
 // helpText returns what -h prints: the introduction, every flag of fs with
@@ -131,7 +136,7 @@ func helpText(fs *flag.FlagSet) string {
 			help += " (default " + f.DefValue + ")"
 		}
 		wrap(&b, help, "      ", 78)
-		b.WriteString("      $ " + d.example + "\n")
+		writeExample(&b, d.example, 80)
 	}
 	b.WriteString("\n")
 	b.WriteString(helpOutro)
@@ -153,6 +158,49 @@ func wrap(b *strings.Builder, text, indent string, width int) {
 		line += word
 	}
 	b.WriteString(line + "\n")
+}
+
+// writeExample writes the command line cmd after "      $ ", continued
+// after " \\" on lines indented further, as a shell reads it, before a flag
+// that would take a line past width columns.
+func writeExample(b *strings.Builder, cmd string, width int) {
+	line := "      $ "
+	for {
+		cut := len(cmd)
+		if len(line)+cut > width {
+			cut = flagBefore(cmd, width-len(line)-len(" \\"))
+		}
+		b.WriteString(line + cmd[:cut])
+		if cut == len(cmd) {
+			b.WriteString("\n")
+			return
+		}
+		b.WriteString(" \\\n")
+		cmd, line = cmd[cut+1:], "          "
+	}
+}
+
+// flagBefore returns the index in s of the last space before a flag (" -")
+// that is at most limit, or of the first such space when none is; len(s)
+// when there is none.
+func flagBefore(s string, limit int) int {
+	cut := -1
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != ' ' || s[i+1] != '-' {
+			continue
+		}
+		if i > limit && cut >= 0 {
+			break
+		}
+		cut = i
+		if i > limit {
+			break
+		}
+	}
+	if cut < 0 {
+		return len(s)
+	}
+	return cut
 }
 
 // example is printed with the usage error for no input at all.

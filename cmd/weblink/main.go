@@ -15,6 +15,8 @@ package main
 //	source_args.go      link values given as arguments
 //	source_stdin.go     standard input: response heads, a header block,
 //	                    field values, a linkset+json document
+//	source_stdin_curl.go  curl -v output: its response lines, on standard
+//	                    input and in arguments
 //	source_fetch.go     -url, -all: fetched responses and their 103 Early
 //	                    Hints (client.go: the client)
 //	source_discover.go  -url -discover: the links of a header and a body

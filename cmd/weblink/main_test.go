@@ -294,6 +294,21 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// TestHelpWidth: every line of the help, and of the example printed for no
+// input, fits in 80 columns, the width of a terminal that the help must
+// not wrap; an example too long is continued after " \\" (before, three
+// examples were 81 to 107 columns wide).
+func TestHelpWidth(t *testing.T) {
+	var o options
+	for _, text := range []string{helpText(newFlagSet(&o)), example} {
+		for i, line := range strings.Split(text, "\n") {
+			if n := textWidth(line); n > 80 {
+				t.Errorf("line %d is %d columns wide: %s", i+1, n, line)
+			}
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"net/url"
 
@@ -16,8 +15,8 @@ import (
 // (client.go). Problems that did not stop the reading are printed on
 // standard error, a nested catalog that is not 2xx among them; a catalog
 // that is not 2xx fails as -url words it. -timeout ends the whole reading
-// (discover.APICatalog requests no nested catalog after it), which is said
-// after the links read by then.
+// (discover.APICatalog requests no nested catalog after it): the links
+// read by then are shown, and the run fails (runCut).
 func apiCatalogSource(c *command) error {
 	u, err := url.Parse(c.opts.url)
 	if err != nil {
@@ -40,9 +39,9 @@ func apiCatalogSource(c *command) error {
 		}
 		c.fail(e)
 	}
-	if errors.Is(c.ctx.Err(), context.DeadlineExceeded) {
-		c.errorf("-timeout %v passed: the API catalog was read up to there; raise -timeout to wait longer", c.opts.timeout)
-	}
 	base := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/api-catalog"}
-	return c.show(page{discovered: &discovered{links: links, base: base}})
+	if err := c.show(page{discovered: &discovered{links: links, base: base}}); err != nil {
+		return err
+	}
+	return c.runCut("the reading of the API catalog")
 }

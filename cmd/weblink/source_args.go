@@ -12,8 +12,8 @@ import (
 // letter case, is its value; a pasted "Link-Template: value" line is a
 // Link-Template field value (RFC 9652) of the head. A pasted header is
 // read however it was copied (pastedHeader): with whitespace before it, as
-// several header lines after a status line or not, or with curl -v's "< "
-// before each line.
+// several header lines after a status line or not, or as curl -v output
+// (its response lines, after "< ").
 func argsSource(values []string) source {
 	return func(c *command) error {
 		h := head{base: c.opts.baseURL}
@@ -33,8 +33,9 @@ func argsSource(values []string) source {
 
 // pastedHeader adds to h the Link and Link-Template fields of v, an
 // argument labelled label, and reports whether v was a pasted header: its
-// first line that is not blank, without the whitespace before it and the
-// "< " that curl -v writes before each response line, is "Link: value" or
+// first line that is not blank, without the whitespace before it (and, in
+// curl -v output, its first response line without the "< " that curl
+// writes before it: isCurlVerbose, curlResponseLine), is "Link: value" or
 // "Link-Template: value", or, when more lines follow, any header line or a
 // status line ("HTTP/..."). Several lines are read as a header block on
 // standard input is (headerBlock: other fields ignored, a folded line
@@ -55,9 +56,19 @@ func pastedHeader(h *head, label, v string) (ok bool, after int) {
 	}
 	line := strings.TrimLeft(trimEOL(lines[first]), " \t")
 	indent := len(trimEOL(lines[first])) - len(line) // of a block copied indented
-	curl := strings.HasPrefix(line, "< ")
+	curl := isCurlVerbose(line)
 	if curl {
-		line = line[2:]
+		// Its response lines only, from the first that is not blank.
+		for ; first < len(lines); first++ {
+			l, ok := curlResponseLine(dedent(trimEOL(lines[first]), indent))
+			if ok && strings.TrimSpace(l) != "" {
+				line = l
+				break
+			}
+		}
+		if first == len(lines) {
+			return false, 0
+		}
 	}
 	name, value, header := splitHeader(line)
 	more := strings.TrimSpace(strings.Join(lines[first+1:], "")) != ""
@@ -76,7 +87,10 @@ func pastedHeader(h *head, label, v string) (ok bool, after int) {
 	for n := first + 1; n < len(lines); n++ {
 		line := dedent(trimEOL(lines[n]), indent)
 		if curl {
-			line = strings.TrimPrefix(strings.TrimPrefix(line, "<"), " ")
+			var ok bool
+			if line, ok = curlResponseLine(line); !ok {
+				continue // curl -v's request, information or data
+			}
 		}
 		if !b.ended {
 			b.add(line, n+1)

@@ -21,8 +21,9 @@ import (
 // matching target is printed (the endpoint, the hub). The table has a
 // SOURCE column: header, link, a, area, feed or linkset. Problems that did
 // not stop the discovery are printed on standard error; a response that is
-// not 2xx shows its header links and then fails. Failures are worded as
-// -url words them (fetchError).
+// not 2xx shows its header links and then fails, and so does a discovery
+// that -timeout or an interrupt cut (runCut). Failures are worded as -url
+// words them (fetchError).
 func discoverSource(c *command) error {
 	var sources []string
 	ctx := linksource.With(c.ctx, &sources)
@@ -67,7 +68,7 @@ func discoverSource(c *command) error {
 		var follow *discover.FollowError
 		switch {
 		case e == error(status):
-		case c.cutShort(e) && !errors.As(e, &unsent) && !errors.As(e, &follow):
+		case c.cutShort(e) && !errors.As(e, &unsent) && !errors.As(e, &follow) && !errors.Is(e, discover.ErrLinksetLimit):
 			if cut == nil {
 				cut = c.bodyCut(&base)
 			}
@@ -75,8 +76,8 @@ func discoverSource(c *command) error {
 			c.fail(c.discoverError(e)) // each on its own line
 		}
 	}
-	if cut == nil && errors.Is(c.ctx.Err(), context.DeadlineExceeded) {
-		c.errorf("-timeout %v passed: the discovery stopped there; raise -timeout to wait longer", c.opts.timeout)
+	if cut == nil {
+		cut = c.runCut("the discovery") // while the linksets were read
 	}
 	if err := c.show(page{discovered: &discovered{links: links, sources: sources, base: &base}}); err != nil {
 		return err
@@ -96,6 +97,20 @@ func discoverSource(c *command) error {
 func (c *command) cutShort(err error) bool {
 	var ne net.Error
 	return c.ctx.Err() != nil || errors.Is(err, net.ErrClosed) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// runCut returns the error of a run that -timeout or an interrupt ended,
+// what had been read of it (named by what) shown: the run did not do all
+// that was asked, so its exit status is not 0. It returns nil when neither
+// ended it.
+func (c *command) runCut(what string) error {
+	switch err := c.ctx.Err(); {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("-timeout %v passed: %s stopped there; raise -timeout to wait longer", c.opts.timeout, what)
+	}
+	return fmt.Errorf("interrupted: %s stopped there", what)
 }
 
 // bodyCut returns the command's message for a body of u that stopped

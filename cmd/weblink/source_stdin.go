@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,22 +35,65 @@ func stdinSource(stdin io.Reader) source {
 }
 
 // lineReader reads standard input a line at a time, counting lines and
-// bytes.
+// bytes. Reading curl -v output, its lines are the response lines of it
+// (nextCurl).
 type lineReader struct {
 	r    *bufio.Reader
-	n    int // bytes read
-	line int // number of the last line read, from 1
+	n    int  // bytes read
+	line int  // number of the last line read, from 1
+	curl bool // curl -v output: read its response lines only
+	// progress: curl's progress meter is mixed in; read each line without
+	// its updates (withoutProgress)
+	progress bool
+
+	held     string // a line read ahead by startsHead, which next returns
+	heldLine int    // its number
+	holding  bool   // whether held is there
 }
 
 // next returns the next line with its line terminator, or false at the end
 // of the input.
 func (lr *lineReader) next() (string, bool) {
+	switch {
+	case lr.holding:
+		lr.holding, lr.line = false, lr.heldLine
+		return lr.held, true
+	case lr.curl:
+		return lr.nextCurl()
+	}
+	return lr.nextRaw()
+}
+
+// startsHead reports whether the next line starts a response head
+// ("HTTP/"), without reading it.
+func (lr *lineReader) startsHead() bool {
+	if !lr.curl && !lr.progress {
+		b, _ := lr.r.Peek(len("HTTP/"))
+		return string(b) == "HTTP/"
+	}
+	if !lr.holding {
+		line := lr.line
+		s, ok := lr.next()
+		if !ok {
+			return false
+		}
+		lr.held, lr.heldLine, lr.holding, lr.line = s, lr.line, true, line
+	}
+	return strings.HasPrefix(lr.held, "HTTP/")
+}
+
+// nextRaw returns the next line of the input with its line terminator, or
+// false at the end of the input.
+func (lr *lineReader) nextRaw() (string, bool) {
 	s, err := lr.r.ReadString('\n')
 	if s == "" && err != nil {
 		return "", false
 	}
 	lr.n += len(s)
 	lr.line++
+	if lr.progress {
+		s = withoutProgress(s)
+	}
 	return s, true
 }
 
@@ -84,6 +129,9 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 	var first string
 	for {
 		raw, ok := lr.next()
+		if !ok && lr.curl {
+			return page{}, errCurlNoHead
+		}
 		if !ok {
 			return page{heads: []head{{base: base}}}, nil
 		}
@@ -105,6 +153,22 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 		return page{heads: []head{hd}}, nil
 	}
 	switch {
+	case lr.curl:
+		return page{}, errCurlNoHead // a "< " line that starts no head
+	case isProgressMeter(line) && !lr.progress:
+		// curl -i or curl -v output as 2>&1 pipes it, recognised by
+		// what follows the meter's two lines.
+		lr.progress = true
+		lr.next()
+		return recognise(lr, base)
+	case isCurlVerbose(line):
+		// Its response heads, read as those piped in without curl -v's
+		// markers are.
+		lr.curl = true
+		if l, ok := curlResponseLine(strings.TrimLeft(line, " \t")); ok {
+			lr.held, lr.heldLine, lr.holding = l+"\n", start, true
+		}
+		return recognise(lr, base)
 	case isMarkup(line):
 		return page{}, errMarkup
 	case strings.HasPrefix(strings.TrimSpace(line), "["):
@@ -117,7 +181,11 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 	}
 	doc := first + string(rest)
 	if strings.HasPrefix(strings.TrimSpace(line), "{") {
-		return page{linkset: &document{text: []byte(doc), line: start}}, nil
+		text := []byte(doc)
+		if isJSONBody(text) {
+			return page{}, errJSONObject
+		}
+		return page{linkset: &document{text: text, line: start}}, nil
 	}
 	return page{heads: []head{{links: splitValues(doc, start), base: base}}}, nil
 }
@@ -129,7 +197,47 @@ var errMarkup = errors.New("it is a document (HTML or XML), not a response head:
 // errJSONArray is the error for standard input that is a JSON array,
 // which neither Link field values nor a linkset+json document (an object)
 // start with: the body of an API's response, piped in by curl without -I.
-var errJSONArray = errors.New("it is a JSON array, not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
+var errJSONArray = jsonBodyError("a JSON array")
+
+// errJSONObject is the error for standard input that is a JSON object
+// without a "linkset" member (isJSONBody): the body of an API's response,
+// not a linkset+json document.
+var errJSONObject = jsonBodyError(`a JSON object without a "linkset" member`)
+
+// jsonBodyError returns the error for standard input that is what, a JSON
+// body rather than a head or a linkset.
+func jsonBodyError(what string) error {
+	return errors.New("it is " + what + ", not a response head or a linkset: pipe the head (curl -sI URL | weblink), or let weblink fetch it: weblink -url URL")
+}
+
+// isJSONBody reports whether doc, which starts with "{", is a JSON object
+// with members none of which is "linkset" (RFC 9264 §4.2.1): read up to
+// its end or to the first syntax error, it has at least one member name
+// and "linkset" is not among them. A document that has a "linkset" member,
+// or that breaks before its first member name, is left to the linkset
+// parser, whose errors point into it.
+func isJSONBody(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	members := 0
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if name == "linkset" {
+			return false
+		}
+		members++
+		var value json.RawMessage
+		if dec.Decode(&value) != nil {
+			break
+		}
+	}
+	return members > 0
+}
 
 // isMarkup reports whether line, the first non-blank line of the input,
 // starts an HTML or XML document rather than Link field values: a
@@ -199,7 +307,7 @@ func readHeads(lr *lineReader, status string, base *url.URL) []head {
 		if !h.ended || !followed(status) {
 			return append(hints, final)
 		}
-		if b, _ := lr.r.Peek(len("HTTP/")); string(b) != "HTTP/" {
+		if !lr.startsHead() {
 			return append(hints, final)
 		}
 		if statusCode(status) == "103" {
