@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/weblinking/weblink/internal/linkscan"
 	"github.com/weblinking/weblink/internal/plainuri"
 )
 
@@ -170,7 +171,7 @@ func (f *nextFinder) explain(resp *http.Response, lines []string) error {
 		return nil
 	}
 	if unresolved > len(resolveErrs) {
-		resolveErrs = append(resolveErrs, fmt.Errorf("weblink: %d more problems not listed", unresolved-len(resolveErrs)))
+		resolveErrs = append(resolveErrs, &linkscan.More{N: unresolved - len(resolveErrs)})
 	}
 	var perr error
 	if f.page != nil {
