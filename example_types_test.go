@@ -128,8 +128,8 @@ func ExampleParser_ParseHeader() {
 	// 1 /3
 }
 
-// ErrSyntax matches every problem the parse functions report.
-func ExampleErrSyntax() {
+// Every problem the parse functions report matches ErrSyntax.
+func ExampleParse_errSyntax() {
 	_, err := weblink.Parse(`<a>; rel="unclosed`)
 	fmt.Println(errors.Is(err, weblink.ErrSyntax))
 	// Output:
@@ -138,7 +138,7 @@ func ExampleErrSyntax() {
 
 // ErrCharset tells an ext-value in a charset weblink does not decode from
 // other syntax errors.
-func ExampleErrCharset() {
+func ExampleParseExtValue_errCharset() {
 	_, err := weblink.ParseExtValue("Shift_JIS''%82%A0")
 	fmt.Println(errors.Is(err, weblink.ErrCharset))
 	// Output:
@@ -146,7 +146,7 @@ func ExampleErrCharset() {
 }
 
 // ErrInvalidLink is wrapped by every problem Link.Validate reports.
-func ExampleErrInvalidLink() {
+func ExampleLink_Validate_errInvalidLink() {
 	err := weblink.Link{Target: "/a"}.Validate() // no rel
 	fmt.Println(errors.Is(err, weblink.ErrInvalidLink))
 	// Output:
@@ -155,7 +155,7 @@ func ExampleErrInvalidLink() {
 
 // ErrInvalidLinkset is wrapped by every error of the linkset JSON reader
 // and writer.
-func ExampleErrInvalidLinkset() {
+func ExampleLinks_UnmarshalJSON_errInvalidLinkset() {
 	var ls weblink.Links
 	err := ls.UnmarshalJSON([]byte(`{"linkset": {}}`))
 	fmt.Println(errors.Is(err, weblink.ErrInvalidLinkset))
@@ -165,7 +165,7 @@ func ExampleErrInvalidLinkset() {
 
 // Under the middlewares, EarlyHints returns ErrHeadersWritten once the
 // final response head is written: a 103 can only come before it.
-func ExampleErrHeadersWritten() {
+func ExampleEarlyHints_errHeadersWritten() {
 	h := weblink.Middleware()(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		err := weblink.EarlyHints(w, weblink.Link{Target: "/a.css", Rel: []string{"preload"}})
@@ -179,7 +179,7 @@ func ExampleErrHeadersWritten() {
 // ErrRateLimited ends a WaitRateLimits iteration whose waits would pass
 // maxWait: here the server asks for an hour, and the iteration gives up at
 // once instead of sleeping.
-func ExampleErrRateLimited() {
+func ExampleWaitRateLimits_errRateLimited() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "3600")
 		w.WriteHeader(http.StatusTooManyRequests)

@@ -43,7 +43,9 @@ func ExampleAPICatalog() {
 	// /apis/partners/v2
 }
 
-func ExampleErrInsecureRedirect() {
+// An https origin whose catalog redirects to http is refused: the error
+// wraps ErrInsecureRedirect.
+func ExampleAPICatalog_errInsecureRedirect() {
 	plain := httptest.NewServer(weblink.APICatalog("https://example.com/", nil))
 	defer plain.Close()
 	secure := httptest.NewTLSServer(http.RedirectHandler(plain.URL+"/.well-known/api-catalog", http.StatusFound))

@@ -254,7 +254,7 @@ func ExampleOption() {
 
 // ErrTruncated says that a document was longer than MaxBytes: the links
 // returned are those of the part that was read.
-func ExampleErrTruncated() {
+func ExampleHTML_errTruncated() {
 	page := `<link rel="icon" href="/favicon.ico">` + strings.Repeat(" ", 1000) + `<link rel="manifest" href="/app.webmanifest">`
 	links, err := discover.HTML(strings.NewReader(page), nil, discover.MaxBytes(512))
 	if errors.Is(err, discover.ErrTruncated) {

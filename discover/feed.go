@@ -47,7 +47,7 @@ const (
 // with the error.
 func Feed(r io.Reader, base *url.URL) (weblink.Links, error) {
 	s := feedScanner{}
-	links, root, err := s.scan(r, base)
+	links, root, err := s.scan(r, baseURL{URL: base})
 	if err == nil && root != "feed" && root != "rss" {
 		err = fmt.Errorf("discover: not an Atom feed or RSS 2.0 channel: the root element is %s", quote("<"+root+">"))
 	}
@@ -65,7 +65,7 @@ type feedScanner struct {
 // scan reads the document and returns its feed-level links and the local
 // name of its root element; it stops at once when the root is neither feed
 // nor rss.
-func (s *feedScanner) scan(r io.Reader, base *url.URL) (weblink.Links, string, error) {
+func (s *feedScanner) scan(r io.Reader, base baseURL) (weblink.Links, string, error) {
 	s.d = xml.NewDecoder(r)
 	s.d.Strict = false
 	s.d.Entity = xml.HTMLEntity
@@ -86,7 +86,7 @@ func (s *feedScanner) scan(r io.Reader, base *url.URL) (weblink.Links, string, e
 	case "feed":
 		err = s.atomFeed(root, base)
 	case "rss":
-		err = s.children(root, base, func(t xml.StartElement, base *url.URL) (bool, error) {
+		err = s.children(root, base, func(t xml.StartElement, base baseURL) (bool, error) {
 			if t.Name.Local == "channel" && t.Name.Space == "" {
 				return true, s.channel(t, base)
 			}
@@ -112,7 +112,7 @@ func readError(err error) error {
 // children reads the child elements of parent up to its end tag, calling
 // child for each start tag with the xml:base in scope; the children that
 // child did not consume (it returns false) are skipped.
-func (s *feedScanner) children(parent xml.StartElement, base *url.URL, child func(xml.StartElement, *url.URL) (bool, error)) error {
+func (s *feedScanner) children(parent xml.StartElement, base baseURL, child func(xml.StartElement, baseURL) (bool, error)) error {
 	base = s.xmlBase(parent, base)
 	for {
 		tok, err := s.d.Token()
@@ -138,8 +138,8 @@ func (s *feedScanner) children(parent xml.StartElement, base *url.URL, child fun
 
 // atomFeed reads the link children of an Atom feed element (RFC 4287
 // §4.1.1); entries are skipped.
-func (s *feedScanner) atomFeed(feed xml.StartElement, base *url.URL) error {
-	return s.children(feed, base, func(t xml.StartElement, base *url.URL) (bool, error) {
+func (s *feedScanner) atomFeed(feed xml.StartElement, base baseURL) error {
+	return s.children(feed, base, func(t xml.StartElement, base baseURL) (bool, error) {
 		if t.Name.Local == "link" && t.Name.Space == feed.Name.Space {
 			s.atomLink(t, base)
 		}
@@ -149,8 +149,8 @@ func (s *feedScanner) atomFeed(feed xml.StartElement, base *url.URL) error {
 
 // channel reads the link and atom:link children of an RSS 2.0 channel;
 // items are skipped.
-func (s *feedScanner) channel(ch xml.StartElement, base *url.URL) error {
-	return s.children(ch, base, func(t xml.StartElement, base *url.URL) (bool, error) {
+func (s *feedScanner) channel(ch xml.StartElement, base baseURL) error {
+	return s.children(ch, base, func(t xml.StartElement, base baseURL) (bool, error) {
 		if t.Name.Local != "link" {
 			return false, nil
 		}
@@ -173,7 +173,7 @@ func (s *feedScanner) channel(ch xml.StartElement, base *url.URL) error {
 
 // atomLink appends the link of an atom:link element (RFC 4287 §4.2.7).
 // An element without href is no link and is skipped.
-func (s *feedScanner) atomLink(t xml.StartElement, base *url.URL) {
+func (s *feedScanner) atomLink(t xml.StartElement, base baseURL) {
 	var l weblink.Link
 	href, rel, hasHref := "", "", false
 	for _, a := range t.Attr {
@@ -228,7 +228,7 @@ func (s *feedScanner) add(l weblink.Link) {
 
 // xmlBase returns the base URI of element t: its xml:base resolved against
 // base, the base URI of its parent (XML Base §4.2), or base without one.
-func (s *feedScanner) xmlBase(t xml.StartElement, base *url.URL) *url.URL {
+func (s *feedScanner) xmlBase(t xml.StartElement, base baseURL) baseURL {
 	for _, a := range t.Attr {
 		if a.Name.Space == xmlNS && a.Name.Local == "base" {
 			return resolveURL(base, cleanURL(a.Value), &s.probs)

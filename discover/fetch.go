@@ -245,7 +245,7 @@ func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 		f.probs.add(err)
 	case "application/atom+xml", "application/rss+xml", "text/xml", "application/xml":
 		s := feedScanner{sources: f.sources}
-		links, root, err := s.scan(br, base)
+		links, root, err := s.scan(br, baseURL{URL: base})
 		f.links = append(f.links, links...)
 		if err == nil && root != "feed" && root != "rss" && strings.HasPrefix(mediaType, "application/") && mediaType != "application/xml" {
 			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", showURL(base), mediaType, quote("<"+root+">"))

@@ -115,14 +115,15 @@ func FuzzResolver(f *testing.F) {
 	} {
 		f.Add(s, 0)
 	}
-	bases := []string{"https://example.com/dir/page?q=1#frag", "http://user:pw@Example.COM:8080/", "https://[::1]:443/a/b", "file:///tmp/x", "mailto:a@b"}
+	bases := []string{"https://example.com/dir/page?q=1#frag", "http://user:pw@Example.COM:8080/", "https://[::1]:443/a/b", "file:///tmp/x", "mailto:a@b",
+		"http://u%21:p!%2a@h/d/", "http://a%40b:p%3Aq@h"} // user information kept as written
 	f.Fuzz(func(t *testing.T, ref string, b int) {
-		base, err := url.Parse(bases[uint(b)%uint(len(bases))])
-		if err != nil {
+		var p0, p1, p2 problems
+		base := resolveURL(baseURL{}, bases[uint(b)%uint(len(bases))], &p0) // as a <base href>
+		if err := p0.err(); err != nil {
 			t.Fatal(err)
 		}
-		var p1, p2 problems
-		r := newResolver(withoutFragmentURL(base))
+		r := newResolver(baseURL{URL: withoutFragmentURL(base.URL), user: base.user})
 		if got, want := r.resolve(ref, &p1), resolve(base, ref, &p2); got != want {
 			t.Errorf("resolver(%q).resolve(%q) = %q; resolve gives %q", base, ref, got, want)
 		}

@@ -204,9 +204,9 @@ func (s *htmlScanner) base(z *html.Tokenizer) {
 // first <base href>, which is href resolved against base unless it fails to
 // parse or is a data: or javascript: URL; otherwise base.
 func (s *htmlScanner) resolve(base *url.URL) {
-	docBase := base
+	docBase := baseURL{URL: base}
 	if s.haveBase {
-		if u := resolveURL(base, cleanURL(s.baseHref), &s.probs); u != base && u.Scheme != "data" && u.Scheme != "javascript" {
+		if u := resolveURL(docBase, cleanURL(s.baseHref), &s.probs); u.URL != base && u.Scheme != "data" && u.Scheme != "javascript" {
 			docBase = u
 		}
 	}

@@ -44,15 +44,24 @@ func (p *problems) err() error {
 	return errors.Join(p.errs...)
 }
 
+// baseURL is a base URI as url.URL holds it, with its user information as
+// written: url.URL holds that decoded, and its String writes it back
+// re-escaped ("!" as %21, %2a as %2A), where the links resolved against a
+// <base href> or an xml:base keep it as written (weblink's rule 32).
+type baseURL struct {
+	*url.URL
+	user string // as written; "" for the form url.URL's String writes
+}
+
 // resolve returns ref resolved against base (RFC 3986 §5.2). A reference
 // that net/url cannot parse is returned as written and reported as a
 // *weblink.ResolveError, as weblink.ParseResponse does; with a nil base,
 // ref is returned as written.
-func resolve(base *url.URL, ref string, p *problems) string {
-	if base == nil {
+func resolve(base baseURL, ref string, p *problems) string {
+	if base.URL == nil {
 		return ref
 	}
-	s, err := plainuri.Resolve(withoutFragmentURL(base), ref) // keeps every %HH as written (weblink's rule 32)
+	s, err := plainuri.ResolveUser(withoutFragmentURL(base.URL), base.user, ref) // keeps every %HH as written (weblink's rule 32)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return ref
@@ -75,7 +84,7 @@ func appendLink(links weblink.Links, l weblink.Link) weblink.Links {
 // base (RFC 8288 §3.1 and §3.2: the target against the base, never against
 // the anchor); an empty Anchor stays empty.
 func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
-	r := newResolver(base)
+	r := newResolver(baseURL{URL: base})
 	for i := range links {
 		l := &links[i]
 		l.Target = r.resolve(l.Target, p)
@@ -86,18 +95,26 @@ func resolveLinks(links weblink.Links, base *url.URL, p *problems) {
 }
 
 // resolveURL is resolve for a base URI that is itself resolved: the
-// <base href> of an HTML document and the xml:base of a feed. It returns
-// base when ref cannot be parsed.
-func resolveURL(base *url.URL, ref string, p *problems) *url.URL {
+// <base href> of an HTML document and the xml:base of a feed, with its
+// user information as written, in ref or (when ref has no authority) in
+// base. It returns base when ref cannot be parsed.
+func resolveURL(base baseURL, ref string, p *problems) baseURL {
 	u, err := plainuri.Parse(ref)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return base
 	}
-	if base == nil {
-		return u
+	if base.URL == nil {
+		user, _ := plainuri.User(ref)
+		return baseURL{URL: u, user: user}
 	}
-	return withoutFragmentURL(base).ResolveReference(u)
+	b := withoutFragmentURL(base.URL)
+	s, err := plainuri.ResolveUser(b, base.user, ref)
+	if err != nil { // not reached: ref parsed above
+		return base
+	}
+	user, _ := plainuri.User(s)
+	return baseURL{URL: b.ResolveReference(u), user: user}
 }
 
 // withoutFragmentURL returns u without its fragment. RFC 3986 §5.2.2 takes
@@ -176,22 +193,25 @@ func joinErr(a, b error) error {
 // the result is built without parsing (FuzzResolver checks that it is what
 // resolve returns).
 type resolver struct {
-	base   *url.URL
+	base   baseURL
 	prefix string // the base's scheme://authority; "" when the short cut does not apply
 }
 
 // newResolver returns a resolver for base, which may be nil.
-func newResolver(base *url.URL) resolver {
+func newResolver(base baseURL) resolver {
 	r := resolver{base: base}
-	if base != nil && base.Scheme != "" && base.Opaque == "" && base.Host != "" {
-		r.prefix = (&url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}).String()
+	if u := base.URL; u != nil && u.Scheme != "" && u.Opaque == "" && u.Host != "" {
+		r.prefix = (&url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}).String()
+		if base.user != "" && u.User != nil { // the user information as written
+			r.prefix = u.Scheme + "://" + base.user + "@" + r.prefix[strings.IndexByte(r.prefix, '@')+1:]
+		}
 	}
 	return r
 }
 
 // resolve returns ref resolved against r's base, like resolve.
 func (r *resolver) resolve(ref string, p *problems) string {
-	if r.base == nil {
+	if r.base.URL == nil {
 		return ref
 	}
 	if plainuri.Absolute(ref) {

@@ -14,7 +14,7 @@ import (
 // A CoAP client asks a resource directory for temperature sensors (RFC
 // 9176 §6.1) and reads the answer as link-format: Content-Format 40, the
 // number of MediaType.
-func ExampleMediaType() {
+func ExampleParse_mediaType() {
 	contentFormats := map[uint16]string{0: "text/plain;charset=utf-8", 40: linkformat.MediaType, 50: "application/json"}
 	fmt.Println(contentFormats[40])
 	// Output: application/link-format

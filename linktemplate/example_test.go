@@ -91,13 +91,17 @@ func ExampleTemplateError() {
 	// linktemplate: template "/search{?q,lang:0}" at offset 16: a prefix modifier's length is a number from 1 to 9999 without leading zero (RFC 6570 §2.4.1), found "0"
 }
 
-func ExampleMaxExpansion() {
+// An expansion longer than MaxExpansion bytes (here "/" and 64 KiB) is
+// refused with an error wrapping ErrTooLong.
+func ExampleTemplate_Expand_maxExpansion() {
 	_, err := linktemplate.Template{Template: "/{+v}"}.Expand(map[string]any{"v": strings.Repeat("x", linktemplate.MaxExpansion)})
 	fmt.Println(errors.Is(err, linktemplate.ErrTooLong))
 	// Output: true
 }
 
-func ExampleErrTooLong() {
+// A template that would expand past MaxExpansion is refused before
+// anything is built; the error wraps ErrTooLong.
+func ExampleTemplate_Expand_errTooLong() {
 	many := make([]string, 1_000_000)
 	for i := range many {
 		many[i] = "id"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 
 	"github.com/weblinking/weblink/discover"
@@ -18,10 +19,13 @@ import (
 // (discover.APICatalog requests no nested catalog after it): the links
 // read by then are shown, and the run fails (runCut).
 func apiCatalogSource(c *command) error {
-	u, err := url.Parse(c.opts.url)
+	// The URL as -url requests it: net/http drops an empty port
+	// ("http://h:/" is http://h/), which the anchors shown must drop too.
+	req, err := http.NewRequest(http.MethodGet, c.opts.url, nil)
 	if err != nil {
 		return err
 	}
+	u := req.URL
 	links, err := discover.APICatalog(c.ctx, c.client, u)
 	if err != nil && links == nil {
 		// The catalog itself could not be read: each problem on its own

@@ -57,35 +57,63 @@ func Parse(ref string) (*url.URL, error) {
 // information, which url.Parse accepts before the last one, is written %40
 // (RFC 3986 §3.2.1 allows none). The error is url.Parse's.
 func Resolve(base *url.URL, ref string) (string, error) {
+	return ResolveUser(base, "", ref)
+}
+
+// ResolveUser is Resolve against a base whose user information was
+// written user (as User returns it; "" for the form net/url writes): a
+// result that takes the base's authority (ref has none) has that user
+// information as written too, where net/url writes base.User re-escaped.
+func ResolveUser(base *url.URL, user, ref string) (string, error) {
 	u, err := Parse(ref)
 	if err != nil {
 		return "", err
 	}
 	s := base.ResolveReference(u).String()
-	if u.User == nil {
+	if u.User != nil {
+		// ref has an authority, which the result takes as it is (§5.2.2).
+		if written, ok := User(ref); ok {
+			return withUser(s, written), nil
+		}
 		return s, nil
 	}
-	// ref has an authority, which the result takes as it is (§5.2.2).
-	// String writes it after the first "//" (the scheme holds no "/"),
-	// the user information up to an "@", having escaped "@", "/", "?" and
-	// "#" inside it.
+	if start, _ := authority(ref); start < 0 && user != "" && base.User != nil {
+		return withUser(s, user), nil // the base's authority (§5.2.2)
+	}
+	return s, nil
+}
+
+// User returns the user information of ref as written, before the last
+// "@" of its authority (RFC 3986 §3.2.1), and whether it has one.
+func User(ref string) (string, bool) {
+	start, end := authority(ref)
+	if start < 0 {
+		return "", false
+	}
+	at := strings.LastIndexByte(ref[start:end], '@')
+	if at < 0 {
+		return "", false
+	}
+	return ref[start : start+at], true
+}
+
+// withUser returns s, a URL as url.URL's String writes it, with its user
+// information replaced by written. String writes the authority after the
+// first "//" (the scheme holds no "/"), the user information up to an "@",
+// having escaped "@", "/", "?" and "#" inside it; an "@" inside written,
+// which url.Parse accepts before the last one, is written %40.
+func withUser(s, written string) string {
 	i, j := strings.Index(s, "//")+2, -1
 	if i >= 2 {
 		j = strings.IndexAny(s[i:], "@/?#")
 	}
-	start, end := authority(ref)
-	at := -1
-	if start >= 0 {
-		at = strings.LastIndexByte(ref[start:end], '@')
+	if j < 0 || s[i+j] != '@' {
+		return s // not split or written as expected: net/url's form
 	}
-	if j < 0 || s[i+j] != '@' || at < 0 {
-		return s, nil // not split or written as expected: net/url's form
-	}
-	written := ref[start : start+at]
 	if s[i:i+j] == written {
-		return s, nil // as net/url writes it: the usual "user:password"
+		return s // as net/url writes it: the usual "user:password"
 	}
-	return s[:i] + strings.ReplaceAll(written, "@", "%40") + s[i+j:], nil
+	return s[:i] + strings.ReplaceAll(written, "@", "%40") + s[i+j:]
 }
 
 // netURLChanges reports whether s, a path or fragment, holds a byte that

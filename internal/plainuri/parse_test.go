@@ -69,3 +69,39 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve(%s, %q) = %q, no error, as url.Parse gives", base, "//a%zz@h/", got)
 	}
 }
+
+// TestResolveUser: a reference without an authority takes the base's user
+// information as written; one with an authority keeps its own.
+func TestResolveUser(t *testing.T) {
+	const written = "http://u%21:p!%2a@h/d/p"
+	base, err := url.Parse(written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, ok := User(written)
+	if user != "u%21:p!%2a" || !ok {
+		t.Fatalf("User(%q) = %q, %v", written, user, ok)
+	}
+	for _, tc := range []struct{ ref, want string }{
+		{"a", "http://u%21:p!%2a@h/d/a"},
+		{"/a%2f", "http://u%21:p!%2a@h/a%2f"},
+		{"?q", "http://u%21:p!%2a@h/d/p?q"},
+		{"", "http://u%21:p!%2a@h/d/p"},
+		{"//h2/x", "http://h2/x"},
+		{"//v%2a@h2/x", "http://v%2a@h2/x"},
+		{"https:/x", "https:/x"},
+		{"mailto:a@b", "mailto:a@b"},
+	} {
+		got, err := ResolveUser(base, user, tc.ref)
+		if err != nil || got != tc.want {
+			t.Errorf("ResolveUser(%s, %q, %q) = %q, %v; want %q", written, user, tc.ref, got, err, tc.want)
+		}
+	}
+	for _, ref := range []string{"/p", "//h/p", "http:x", "//@h", "//u@h/a@b"} {
+		want := map[string]string{"//@h": "", "//u@h/a@b": "u"}
+		got, ok := User(ref)
+		if w, has := want[ref]; got != w || ok != has {
+			t.Errorf("User(%q) = %q, %v; want %q, %v", ref, got, ok, w, has)
+		}
+	}
+}
