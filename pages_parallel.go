@@ -363,10 +363,16 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 // full (rules 46 and 47).
 func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	p := r.p
+	held := first // received, not yet yielded: closed if BeforeNext panics in launch
+	defer func() {
+		if held != nil {
+			held.Body.Close()
+		}
+	}()
 	for range r.slots {
 		r.launch(first)
 	}
-	if !p.yieldPage(yield, first, nil) {
+	if held = nil; !p.yieldPage(yield, first, nil) {
 		return first, 1, false
 	}
 	for k := r.s.next; ; k++ {
@@ -376,6 +382,7 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 			yield(nil, res.err)
 			return nil, k, false
 		}
+		held = res.resp
 		if sl := &r.slots[k%len(r.slots)]; res.resp.Request.URL != sl.url {
 			p.visited[visitKey(res.resp.Request.URL)] = true // where a redirect led
 		}
@@ -385,6 +392,7 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 		} else {
 			r.closed = true // the pages ahead are discarded once it is released
 		}
+		held = nil
 		more, cut := r.yieldPage(yield, res.resp, res.err)
 		if !more || res.err != nil {
 			return res.resp, k, false
