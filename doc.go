@@ -442,7 +442,10 @@
 //     time but the query of its predicted URL.
 //  47. Each predicted page is checked as a followed next link is (scheme,
 //     origin, loops, credentials only to req's origin; its redirects under
-//     the same rules), and its own next link must be the URL predicted for
+//     the same rules; one that leads to a page visited or requested ahead
+//     ends the prediction there, as if its next link were not the one
+//     predicted, so that a loop is found as one page at a time finds it),
+//     and its own next link must be the URL predicted for
 //     the page after it, as written. When it is not (the collection
 //     changed: a new snapshot, a page that is now the last, a last page
 //     that now has a next link), the pages requested after it are

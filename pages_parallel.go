@@ -383,10 +383,8 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 			return nil, k, false
 		}
 		held = res.resp
-		if sl := &r.slots[k%len(r.slots)]; res.resp.Request.URL != sl.url {
-			p.visited[visitKey(res.resp.Request.URL)] = true // where a redirect led
-		}
-		ahead := res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
+		again := r.redirected(res.resp, k)
+		ahead := again == "" && res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
 		if ahead {
 			r.launch(res.resp)
 		} else {
@@ -399,9 +397,33 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 		}
 		if cut || !ahead {
 			r.discard()
+			if again != "" {
+				p.visited[again] = true // a page discarded may have had its URL
+			}
 			return res.resp, k, true // on from its own next link
 		}
 	}
+}
+
+// redirected records where a redirect of resp, page k, led as visited. When
+// that page was visited already (a page before it, or one requested ahead),
+// it returns its visitKey: paging goes on one page at a time, which checks
+// the next link of resp for a loop as a followed link is checked.
+func (r *parallelRun) redirected(resp *http.Response, k int) (again string) {
+	sent := r.slots[k%len(r.slots)].url
+	u := resp.Request.URL
+	if u == sent {
+		return ""
+	}
+	key := visitKey(u)
+	if key == visitKey(sent) {
+		return "" // a RoundTripper that cloned the request
+	}
+	if r.p.visited[key] {
+		again = key
+	}
+	r.p.visited[key] = true
+	return again
 }
 
 // yieldPage yields resp, a page of the run, with err and then releases it,
@@ -437,6 +459,9 @@ func (r *parallelRun) launch(prev *http.Response) {
 	// must not wait for a page that has no result coming.
 	r.sent = k
 	sl.url, sl.moved = u, ""
+	if req == nil {
+		sl.url = nil // not counted as visited by this launch: a loop, say
+	}
 	if err != nil {
 		sl.res, sl.ready = pageResult{err: err, k: k}, true
 		r.closed = true
@@ -512,9 +537,12 @@ func (r *parallelRun) discard() {
 		if res.resp != nil {
 			res.resp.Body.Close()
 		}
-		delete(r.p.visited, visitKey(r.s.url(k)))
-		if moved := r.slots[k%len(r.slots)].moved; moved != "" {
-			delete(r.p.visited, moved)
+		sl := &r.slots[k%len(r.slots)]
+		if sl.url != nil {
+			delete(r.p.visited, visitKey(r.s.url(k)))
+		}
+		if sl.moved != "" {
+			delete(r.p.visited, sl.moved)
 		}
 	}
 }

@@ -2,9 +2,13 @@ package weblink_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -102,5 +106,92 @@ func TestParallelBeforeNextPanicsClosesBodies(t *testing.T) {
 				t.Errorf("%d response bodies left open", n)
 			}
 		})
+	}
+}
+
+// Rule 47: a predicted page that a redirect leads to the URL of another
+// page counts that page as visited, as one page at a time does: a next
+// link to it later is a loop (ErrPageLoop), with the same pages yielded
+// before it as without Parallel, whether the redirect lands on the page
+// predicted next, on one launched further on (which the fallback
+// discards), or on one beyond the window, which is then not launched.
+func TestParallelRedirectIsVisited(t *testing.T) {
+	const pages = 8
+	for _, tc := range []struct {
+		name string
+		n    int
+		to   int            // page 3 redirects to this page's URL
+		next map[int]string // the next links of these pages, after "page="
+	}{
+		{"to next, self link", 4, 4, map[int]string{4: "4"}},
+		{"to next, last links back", 4, 4, map[int]string{8: "4"}},
+		{"further, last links back", 4, 5, map[int]string{8: "5"}},
+		{"beyond the window", 2, 5, map[int]string{5: "4"}},
+		// Page 4's next link, with a fragment, is not the one predicted:
+		// the pages after it are discarded, page 5 among them.
+		{"beyond the window, fragment", 2, 5, map[int]string{5: "4", 4: "5&per_page=3#x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+					if p == 3 {
+						http.Redirect(w, r, fmt.Sprintf("/items?page=%d&per_page=%d", tc.to, perPage), http.StatusFound)
+						return
+					}
+					links := numbered(pages)(a0(r), p)
+					if next, ok := tc.next[p]; ok {
+						if !strings.Contains(next, "&") {
+							next += fmt.Sprintf("&per_page=%d", perPage)
+						}
+						links = []string{fmt.Sprintf(`<%s/items?page=%s>; rel="next"`, a0(r), next), links[len(links)-1]}
+					}
+					for _, l := range links {
+						w.Header().Add("Link", l)
+					}
+					fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+				})
+			})
+			client, tr := newClient(t)
+			defer noLeak(t, tr)()
+			want := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL)))
+			if !errors.Is(want.err, weblink.ErrPageLoop) {
+				t.Fatalf("one page at a time: %v, want ErrPageLoop", want.err)
+			}
+			got := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(tc.n)))
+			got.check(t, want.items, weblink.ErrPageLoop)
+		})
+	}
+}
+
+// cloning is a RoundTripper that sends a clone of each request, as
+// middleware that adds headers does: the response's Request is the clone.
+type cloning struct{ rt http.RoundTripper }
+
+func (c cloning) RoundTrip(req *http.Request) (*http.Response, error) {
+	return c.rt.RoundTrip(req.Clone(req.Context()))
+}
+
+// Rule 47: a response whose Request is a clone of the one sent (same URL)
+// is not taken for a redirect: the pages are requested once each, with
+// more than one in flight.
+func TestParallelClonedRequestNotRedirect(t *testing.T) {
+	const pages = 12
+	c := &concurrency{delay: func(*http.Request) time.Duration { return 5 * time.Millisecond }}
+	a := newAPI(t, pages, numbered(pages), c.wrap)
+	client, tr := newClient(t)
+	client.Transport = cloning{tr}
+	defer noLeak(t, tr)()
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4)))
+	r.check(t, itemsUpTo(1, pages), nil)
+	var want []int
+	for p := 1; p <= pages; p++ {
+		want = append(want, p)
+	}
+	if got := slices.Sorted(slices.Values(pagesRequested(a))); !slices.Equal(got, want) {
+		t.Errorf("pages requested %v, want 1 to %d once each", got, pages)
+	}
+	if m := c.max.Load(); m < 2 {
+		t.Errorf("%d requests at once, want more than 1", m)
 	}
 }
