@@ -532,7 +532,8 @@ func (r *parallelRun) predicted(resp *http.Response, k int) bool {
 func (r *parallelRun) discard() {
 	r.closed = true
 	r.cancel()
-	for k := r.taken + 1; k <= r.sent; k++ {
+	for r.taken < r.sent { // not k <= r.sent: the last page may be math.MaxInt
+		k := r.taken + 1
 		res := r.take(k)
 		if res.resp != nil {
 			res.resp.Body.Close()

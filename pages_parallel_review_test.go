@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,5 +195,47 @@ func TestParallelClonedRequestNotRedirect(t *testing.T) {
 	}
 	if m := c.max.Load(); m < 2 {
 		t.Errorf("%d requests at once, want more than 1", m)
+	}
+}
+
+// Rule 46: a series whose last page is the largest int (reached through a
+// redirect of the first page, which the server chose) ends: counting past
+// the last page requested does not wrap around.
+func TestParallelLastIsMaxInt(t *testing.T) {
+	const last = math.MaxInt
+	for _, n := range []int{2, 4} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				p, err := strconv.Atoi(r.URL.Query().Get("page"))
+				if err != nil || p < 1 {
+					http.Redirect(w, r, "/items?page="+strconv.Itoa(last-2), http.StatusFound)
+					return
+				}
+				if p < last {
+					w.Header().Add("Link", fmt.Sprintf(`</items?page=%d>; rel="next"`, p+1))
+				}
+				w.Header().Add("Link", fmt.Sprintf(`</items?page=%d>; rel="last"`, last))
+				fmt.Fprint(w, "[]")
+			}))
+			defer srv.Close()
+			client, tr := newClient(t)
+			defer noLeak(t, tr)()
+			req, err := http.NewRequest(http.MethodGet, srv.URL+"/items", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			done := make(chan result, 1)
+			go func() { done <- collect(t, weblink.Pages(ctx, client, req, weblink.Parallel(n))) }()
+			select {
+			case r := <-done:
+				if r.err != nil || r.pages != 3 {
+					t.Errorf("%d pages, %v; want 3 pages and no error", r.pages, r.err)
+				}
+			case <-time.After(20 * time.Second): // at once, with very wide slack
+				t.Fatal("the iteration never ended (nor when its context did)")
+			}
+		})
 	}
 }
