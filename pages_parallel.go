@@ -289,15 +289,19 @@ func (p *pager) predict(first *http.Response) (pageSeries, bool) {
 		return s, false
 	}
 	s.writtenAs(target)
-	if p.cfg.maxPages >= 1 {
-		s.last = min(s.last, p.cfg.maxPages)
+	if m := p.cfg.maxPages; m >= 1 && s.last-s.next+1 > m-1 {
+		s.last = s.next + m - 2 // m counts pages, first among them, not page numbers
 	}
 	return s, s.next <= s.last
 }
 
+// count returns the place of page k of s in the iteration: the first page,
+// whatever its number, is the first, and s.next the second.
+func (s *pageSeries) count(k int) int { return k - s.next + 2 }
+
 // parallel yields first, the first page, already fetched and 2xx, and the
 // pages after it that Parallel predicts (rules 45 to 49). It returns the
-// last page it yielded, that page's number, and whether paging goes on, one
+// last page it yielded, its place in the iteration, and whether paging goes on, one
 // page at a time, from that page's own next link.
 func (p *pager) parallel(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	s, ok := p.predict(first)
@@ -380,7 +384,7 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 		if res.resp == nil {
 			r.discard()
 			yield(nil, res.err)
-			return nil, k, false
+			return nil, r.s.count(k), false
 		}
 		held = res.resp
 		again := r.redirected(res.resp, k)
@@ -393,14 +397,14 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 		held = nil
 		more, cut := r.yieldPage(yield, res.resp, res.err)
 		if !more || res.err != nil {
-			return res.resp, k, false
+			return res.resp, r.s.count(k), false
 		}
 		if cut || !ahead {
 			r.discard()
 			if again != "" {
 				p.visited[again] = true // a page discarded may have had its URL
 			}
-			return res.resp, k, true // on from its own next link
+			return res.resp, r.s.count(k), true // on from its own next link
 		}
 	}
 }
@@ -451,7 +455,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 	k := r.sent + 1
 	sl := &r.slots[k%len(r.slots)]
 	u := r.s.url(k)
-	req, err := r.p.linkRequest(r.ctx, prev, k-1, u)
+	req, err := r.p.linkRequest(r.ctx, prev, r.s.count(k-1), u)
 	if err == nil {
 		err = r.p.beforeNext(prev, req)
 	}
@@ -490,7 +494,7 @@ func (r *parallelRun) work() {
 	w := *r.p
 	w.ctx, w.reqCtx, w.cancelReq, w.visited = r.ctx, r.ctx, nil, nil
 	for j := range r.jobs {
-		resp, err := w.fetch(j.req, j.k)
+		resp, err := w.fetch(j.req, r.s.count(j.k))
 		r.results <- pageResult{resp, err, j.k}
 	}
 }

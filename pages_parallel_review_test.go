@@ -239,3 +239,39 @@ func TestParallelLastIsMaxInt(t *testing.T) {
 		})
 	}
 }
+
+// Rules 48 and 45: MaxPages(m) counts the pages yielded, not page numbers:
+// an iteration resumed at page 5 (or whose first page is page 0) yields m
+// pages, as without Parallel, and requests none beyond them.
+func TestParallelMaxPagesFromPageFive(t *testing.T) {
+	const pages = 20
+	for _, tc := range []struct{ first, m int }{{5, 10}, {5, 3}, {12, 5}, {0, 4}} {
+		t.Run(fmt.Sprintf("page %d, MaxPages(%d)", tc.first, tc.m), func(t *testing.T) {
+			a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+					for _, l := range numbered(pages)(a0(r), p) {
+						w.Header().Add("Link", l)
+					}
+					fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+				})
+			})
+			client, tr := newClient(t)
+			defer noLeak(t, tr)()
+			req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/items?page=%d&per_page=%d", a.URL, tc.first, perPage), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := collect(t, weblink.Pages(context.Background(), client, req, weblink.MaxPages(tc.m)))
+			sequential := len(a.uris())
+			got := collect(t, weblink.Pages(context.Background(), client, req, weblink.MaxPages(tc.m), weblink.Parallel(4)))
+			got.check(t, want.items, weblink.ErrMaxPages)
+			if got.pages != tc.m {
+				t.Errorf("%d pages yielded, want %d", got.pages, tc.m)
+			}
+			if n := len(a.uris()) - sequential; n != sequential {
+				t.Errorf("%d requests, want %d: %q", n, sequential, a.uris()[sequential:])
+			}
+		})
+	}
+}
