@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -387,6 +388,11 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 			return nil, r.s.count(k), false
 		}
 		held = res.resp
+		if err := p.ctxErr(); err != nil { // its body is cut: yielded as one page at a time would not be
+			r.discard()
+			yield(nil, fmt.Errorf("weblink: page %d of %s not yielded: %w", r.s.count(k), showURL(res.resp.Request.URL), err))
+			return nil, r.s.count(k), false
+		}
 		again := r.redirected(res.resp, k)
 		ahead := again == "" && res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
 		if ahead {

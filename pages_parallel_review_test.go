@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -273,5 +274,71 @@ func TestParallelMaxPagesFromPageFive(t *testing.T) {
 				t.Errorf("%d requests, want %d: %q", n, sequential, a.uris()[sequential:])
 			}
 		})
+	}
+}
+
+// Rule 46: whatever page the loop body breaks at, panics at or cancels the
+// context at, with the window full or not, the pages come in order, every
+// response body is closed and no goroutine is left.
+func TestParallelStopAnywhere(t *testing.T) {
+	const pages, n = 10, 3
+	for _, mode := range []string{"break", "panic", "cancel"} {
+		for stopAt := 1; stopAt <= pages; stopAt++ {
+			t.Run(fmt.Sprintf("%s at %d", mode, stopAt), func(t *testing.T) {
+				c := &concurrency{delay: func(*http.Request) time.Duration {
+					return time.Duration(rand.IntN(3)) * time.Millisecond
+				}}
+				a := newAPI(t, pages, numbered(pages), c.wrap)
+				client, tr := newClient(t)
+				b := &bodies{rt: tr}
+				client.Transport = b
+				defer noLeak(t, tr)()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var (
+					got     []int
+					lastErr error
+				)
+				func() {
+					defer func() {
+						if v := recover(); (v != nil) != (mode == "panic") {
+							t.Errorf("recovered %v", v)
+						}
+					}()
+					for resp, err := range weblink.Pages(ctx, client, getItems(t, a.URL), weblink.Parallel(n)) {
+						if err != nil {
+							lastErr = err
+							continue
+						}
+						got = append(got, pageOf(resp.Request.URL.RequestURI()))
+						if len(got) == stopAt {
+							time.Sleep(time.Duration(rand.IntN(5)) * time.Millisecond) // the window fills, or not
+							switch mode {
+							case "break":
+								return
+							case "panic":
+								panic("loop body")
+							case "cancel":
+								cancel()
+							}
+						}
+					}
+				}()
+				for i, p := range got {
+					if p != i+1 {
+						t.Fatalf("pages %v, not in order", got)
+					}
+				}
+				switch {
+				case mode != "cancel" && len(got) != stopAt:
+					t.Errorf("pages %v, want 1 to %d", got, stopAt)
+				case mode == "cancel" && stopAt < pages && !errors.Is(lastErr, context.Canceled):
+					t.Errorf("pages %v, error %v, want context.Canceled", got, lastErr)
+				}
+				if open := b.open.Load(); open != 0 {
+					t.Errorf("%d response bodies left open", open)
+				}
+			})
+		}
 	}
 }
