@@ -436,7 +436,9 @@
 //     made by up to n goroutines, which the caller asks for by giving
 //     Parallel; breaking out of the loop (or a panic in it) cancels the
 //     requests in flight and closes their bodies, and no goroutine outlives
-//     the iteration. When ctx or req.Context() is done, a page received
+//     the iteration; a panic of the client (its RoundTripper or
+//     CheckRedirect) for a page requested ahead is raised in the loop, in
+//     that page's place, as one page at a time raises it. When ctx or req.Context() is done, a page received
 //     but not yet yielded (its body cut) is not yielded: the context's
 //     error ends the iteration in its place. A predicted page is compared with the next link of the
 //     page before it as the server wrote it, and parsed only when the text

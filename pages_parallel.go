@@ -347,11 +347,13 @@ type pageJob struct {
 	k   int
 }
 
-// pageResult is what fetching page k gave, as pager.fetch returns it.
+// pageResult is what fetching page k gave, as pager.fetch returns it, or
+// what the client panicked with.
 type pageResult struct {
-	resp *http.Response
-	err  error
-	k    int
+	resp     *http.Response
+	err      error
+	k        int
+	panicked any
 }
 
 // startParallel prepares the run of s, a predicted series.
@@ -382,6 +384,9 @@ func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Re
 	}
 	for k := r.s.next; ; k++ {
 		res := r.take(k)
+		if res.panicked != nil {
+			panic(res.panicked) // the client's, in a worker
+		}
 		if res.resp == nil {
 			r.discard()
 			yield(nil, res.err)
@@ -500,9 +505,23 @@ func (r *parallelRun) work() {
 	w := *r.p
 	w.ctx, w.reqCtx, w.cancelReq, w.visited = r.ctx, r.ctx, nil, nil
 	for j := range r.jobs {
-		resp, err := w.fetch(j.req, r.s.count(j.k))
-		r.results <- pageResult{resp, err, j.k}
+		r.results <- r.fetch(&w, j)
 	}
+}
+
+// fetch fetches page j.k with w, a worker's pager. A panic of the client
+// (its RoundTripper, its CheckRedirect) is recovered, to be raised again
+// in the loop, in the page's place, as one page at a time raises it: in
+// the worker, nothing could recover it, and the program would end.
+func (r *parallelRun) fetch(w *pager, j pageJob) (res pageResult) {
+	res.k = j.k
+	defer func() {
+		if v := recover(); v != nil {
+			res.panicked = v
+		}
+	}()
+	res.resp, res.err = w.fetch(j.req, r.s.count(j.k))
+	return res
 }
 
 // take waits for page k and takes it from its slot, putting the pages

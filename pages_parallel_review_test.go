@@ -342,3 +342,145 @@ func TestParallelStopAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// Rules 47 and 48: a drain cut short (page 2's body trickles, unread) while
+// a worker waits out a refusal of page 4 (Retry-After: 2) discards the
+// pages ahead, the waiting one among them, and paging goes on one page at
+// a time, still paused until the time the server gave: every page comes,
+// in order, with every body closed; or, when ctx is cancelled during the
+// drain or during the pause, the iteration ends with its error at once.
+func TestParallelCutDuringPause(t *testing.T) {
+	const pages = 7
+	for _, cancelAt := range []string{"", "drain", "pause"} {
+		t.Run(cancelAt, func(t *testing.T) {
+			var refused atomic.Bool
+			refusedAt := make(chan time.Time, 1)
+			a := newAPI(t, pages, numbered(pages), func(items http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					switch r.URL.Query().Get("page") {
+					case "2":
+						for _, l := range numbered(pages)(a0(r), 2) {
+							w.Header().Add("Link", l)
+						}
+						w.Header().Set("Content-Length", "400")
+						w.WriteHeader(http.StatusOK)
+						trickle(w, r, 400, 50*time.Millisecond)
+						return
+					case "4":
+						if refused.CompareAndSwap(false, true) {
+							w.Header().Set("Retry-After", "2")
+							http.Error(w, "slow down", http.StatusTooManyRequests)
+							refusedAt <- time.Now()
+							return
+						}
+					}
+					items.ServeHTTP(w, r)
+				})
+			})
+			client, tr := newClient(t)
+			b := &bodies{rt: tr}
+			client.Transport = b
+			defer noLeak(t, tr)()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var (
+				got []int
+				err error
+			)
+			start := time.Now()
+			for resp, e := range weblink.Pages(ctx, client, getItems(t, a.URL), weblink.Parallel(3), weblink.WaitRateLimits(10*time.Second)) {
+				if e != nil {
+					err = e
+					continue
+				}
+				p := pageOf(resp.Request.URL.RequestURI())
+				got = append(got, p)
+				if p == 2 {
+					<-refusedAt // the worker of page 4 is pausing
+					switch cancelAt {
+					case "drain":
+						time.AfterFunc(300*time.Millisecond, cancel)
+					case "pause":
+						time.AfterFunc(1300*time.Millisecond, cancel) // after the drain's second
+					}
+				}
+			}
+			d := time.Since(start)
+			t.Logf("pages %v, %v, in %v; requests %q", got, err, d.Round(time.Millisecond), a.uris())
+			if cancelAt == "" {
+				if err != nil || !slices.Equal(got, []int{1, 2, 3, 4, 5, 6, 7}) {
+					t.Errorf("pages %v, %v; want 1 to %d, no error", got, err, pages)
+				}
+			} else {
+				if !errors.Is(err, context.Canceled) || !slices.Equal(got, []int{1, 2}) {
+					t.Errorf("pages %v, %v; want 1 and 2, then context.Canceled", got, err)
+				}
+				if d > 8*time.Second {
+					t.Errorf("took %v after a cancel", d)
+				}
+			}
+			if open := b.open.Load(); open != 0 {
+				t.Errorf("%d response bodies left open", open)
+			}
+		})
+	}
+}
+
+// panicking is a RoundTripper that panics for the requests of one page.
+type panicking struct {
+	rt   http.RoundTripper
+	page int
+}
+
+func (p panicking) RoundTrip(req *http.Request) (*http.Response, error) {
+	if pageOf(req.URL.RequestURI()) == p.page {
+		panic("round trip")
+	}
+	return p.rt.RoundTrip(req)
+}
+
+// Rule 46: a client whose RoundTripper (or CheckRedirect) panics for a
+// page requested ahead panics in the loop, where the caller can recover
+// it, as one page at a time does: not in a goroutine of Parallel's, which
+// would end the program. The pages before it are yielded first.
+func TestParallelRoundTripPanics(t *testing.T) {
+	const pages = 8
+	for _, at := range []int{2, 5} {
+		t.Run(strconv.Itoa(at), func(t *testing.T) {
+			a := newAPI(t, pages, numbered(pages))
+			client, tr := newClient(t)
+			b := &bodies{rt: tr}
+			client.Transport = panicking{b, at}
+			defer noLeak(t, tr)()
+			var got []int
+			func() {
+				defer func() {
+					if v := recover(); v != "round trip" {
+						t.Errorf("recovered %v, want the RoundTripper's panic", v)
+					}
+				}()
+				for resp, err := range weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(3)) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, pageOf(resp.Request.URL.RequestURI()))
+				}
+			}()
+			if want := itemsUpTo1(at - 1); !slices.Equal(got, want) {
+				t.Errorf("pages %v, want %v", got, want)
+			}
+			if open := b.open.Load(); open != 0 {
+				t.Errorf("%d response bodies left open", open)
+			}
+		})
+	}
+}
+
+// itemsUpTo1 returns 1 to n.
+func itemsUpTo1(n int) []int {
+	var out []int
+	for p := 1; p <= n; p++ {
+		out = append(out, p)
+	}
+	return out
+}
