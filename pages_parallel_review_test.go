@@ -63,6 +63,15 @@ func (b *bodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// newCountingClient returns newClient's client and transport, with the
+// bodies counted.
+func newCountingClient(t *testing.T) (*http.Client, *http.Transport, *bodies) {
+	client, tr := newClient(t)
+	b := &bodies{rt: tr}
+	client.Transport = b
+	return client, tr, b
+}
+
 type trackedClose struct {
 	io.ReadCloser
 	open *atomic.Int64
@@ -82,9 +91,7 @@ func TestParallelBeforeNextPanicsClosesBodies(t *testing.T) {
 	for _, at := range []int{2, 6} {
 		t.Run(strconv.Itoa(at), func(t *testing.T) {
 			a := newAPI(t, pages, numbered(pages))
-			client, tr := newClient(t)
-			b := &bodies{rt: tr}
-			client.Transport = b
+			client, tr, b := newCountingClient(t)
 			defer noLeak(t, tr)()
 			hook := weblink.BeforeNext(func(prev *http.Response, next *http.Request) error {
 				if pageOf(next.URL.RequestURI()) == at {
@@ -289,9 +296,7 @@ func TestParallelStopAnywhere(t *testing.T) {
 					return time.Duration(rand.IntN(3)) * time.Millisecond
 				}}
 				a := newAPI(t, pages, numbered(pages), c.wrap)
-				client, tr := newClient(t)
-				b := &bodies{rt: tr}
-				client.Transport = b
+				client, tr, b := newCountingClient(t)
 				defer noLeak(t, tr)()
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -377,9 +382,7 @@ func TestParallelCutDuringPause(t *testing.T) {
 					items.ServeHTTP(w, r)
 				})
 			})
-			client, tr := newClient(t)
-			b := &bodies{rt: tr}
-			client.Transport = b
+			client, tr, b := newCountingClient(t)
 			defer noLeak(t, tr)()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -448,8 +451,7 @@ func TestParallelRoundTripPanics(t *testing.T) {
 	for _, at := range []int{2, 5} {
 		t.Run(strconv.Itoa(at), func(t *testing.T) {
 			a := newAPI(t, pages, numbered(pages))
-			client, tr := newClient(t)
-			b := &bodies{rt: tr}
+			client, tr, b := newCountingClient(t)
 			client.Transport = panicking{b, at}
 			defer noLeak(t, tr)()
 			var got []int
