@@ -486,3 +486,54 @@ func itemsUpTo1(n int) []int {
 	}
 	return out
 }
+
+// Items with Parallel yields every item of pages of a megabyte or more,
+// whose bodies wait in their slots beyond what the transport buffers, in
+// order; breaking out in the middle of a page leaves no body open.
+func TestParallelItemsLargePages(t *testing.T) {
+	const pages, perPageItems = 5, 1000
+	pad := strings.Repeat(" ", 1<<20) // a megabyte of JSON whitespace a page
+	a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			for _, l := range numbered(pages)(a0(r), p) {
+				w.Header().Add("Link", l)
+			}
+			var sb strings.Builder
+			sb.WriteByte('[')
+			for i := range perPageItems {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString(strconv.Itoa((p-1)*perPageItems + i))
+			}
+			sb.WriteString(pad)
+			sb.WriteByte(']')
+			_, _ = io.WriteString(w, sb.String())
+		})
+	})
+	for _, stopAt := range []int{-1, 2*perPageItems + 10} {
+		t.Run(strconv.Itoa(stopAt), func(t *testing.T) {
+			client, tr, b := newCountingClient(t)
+			defer noLeak(t, tr)()
+			next := 0
+			for item, err := range weblink.Items(context.Background(), client, getItems(t, a.URL), weblink.JSONItems[int], weblink.Parallel(4)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if item != next {
+					t.Fatalf("item %d, want %d", item, next)
+				}
+				if next++; next == stopAt {
+					break
+				}
+			}
+			if stopAt < 0 && next != pages*perPageItems {
+				t.Errorf("%d items, want %d", next, pages*perPageItems)
+			}
+			if open := b.open.Load(); open != 0 {
+				t.Errorf("%d response bodies left open", open)
+			}
+		})
+	}
+}
