@@ -537,3 +537,106 @@ func TestParallelItemsLargePages(t *testing.T) {
 		})
 	}
 }
+
+// Rules 46 to 48, at random: pages slow, refused once (429), failing
+// (500), or whose links move; a loop body that breaks, panics or cancels
+// at random; BeforeNext refusing a page at random; MaxPages at random.
+// Whatever happens, the iteration ends, the pages come in order, each
+// once, every body is closed and no goroutine is left.
+func TestParallelRandomStress(t *testing.T) {
+	const pages = 12
+	rng := rand.New(rand.NewPCG(25, 47))
+	for i := range 60 {
+		var (
+			n        = 2 + rng.IntN(5)
+			kind     = map[int]int{} // page: 0 ok, 1 refused once, 2 fails, 3 links moved
+			stopAt   = 1 + rng.IntN(pages+3)
+			how      = rng.IntN(3)
+			refuseAt = 2 + rng.IntN(pages+3)
+			maxPages = rng.IntN(pages + 2)
+		)
+		for p := 2; p <= pages; p++ {
+			if rng.IntN(6) == 0 {
+				kind[p] = 1 + rng.IntN(3)
+			}
+		}
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			var refused sync.Map
+			a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+					time.Sleep(time.Duration(rand.IntN(3)) * time.Millisecond)
+					switch kind[p] {
+					case 1:
+						if _, again := refused.LoadOrStore(r.URL.RawQuery, true); !again {
+							w.Header().Set("Retry-After", "0")
+							http.Error(w, "slow down", http.StatusTooManyRequests)
+							return
+						}
+					case 2:
+						http.Error(w, "boom", http.StatusInternalServerError)
+						return
+					}
+					base := a0(r)
+					if kind[p] == 3 || strings.HasPrefix(r.URL.Path, "/v2") {
+						base += "/v2"
+					}
+					for _, l := range numbered(pages)(base, p) {
+						w.Header().Add("Link", l)
+					}
+					fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+				})
+			})
+			client, tr, b := newCountingClient(t)
+			defer noLeak(t, tr)()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			hook := weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+				if pageOf(next.URL.RequestURI()) == refuseAt {
+					return errors.New("refused")
+				}
+				return nil
+			})
+			done := make(chan []int, 1)
+			go func() {
+				var got []int
+				defer func() {
+					if v := recover(); v != nil && v != "loop body" {
+						t.Errorf("panic %v", v)
+					}
+					done <- got
+				}()
+				for resp, err := range weblink.Pages(ctx, client, getItems(t, a.URL), weblink.Parallel(n), hook, weblink.MaxPages(maxPages), weblink.WaitRateLimits(5*time.Second)) {
+					if err != nil {
+						continue
+					}
+					got = append(got, pageOf(resp.Request.URL.RequestURI()))
+					if len(got) == stopAt {
+						switch how {
+						case 0:
+							return
+						case 1:
+							panic("loop body")
+						case 2:
+							cancel()
+						}
+					}
+				}
+			}()
+			select {
+			case got := <-done:
+				for j, p := range got {
+					if p != j+1 {
+						t.Errorf("pages %v (n %d, kinds %v, stop at %d by %d, BeforeNext refuses %d, MaxPages %d)", got, n, kind, stopAt, how, refuseAt, maxPages)
+						break
+					}
+				}
+			case <-time.After(30 * time.Second): // at once, with very wide slack
+				t.Fatalf("the iteration never ended (n %d, kinds %v, stop at %d by %d, BeforeNext refuses %d, MaxPages %d)", n, kind, stopAt, how, refuseAt, maxPages)
+			}
+			if open := b.open.Load(); open != 0 {
+				t.Errorf("%d response bodies left open", open)
+			}
+		})
+	}
+}
