@@ -449,13 +449,20 @@
 //     made by up to n goroutines, which the caller asks for by giving
 //     Parallel; breaking out of the loop (or a panic in it) cancels the
 //     requests in flight and closes their bodies, and no goroutine outlives
-//     the iteration. A predicted page is compared with the next link of the
+//     the iteration; a panic of the client (its RoundTripper or
+//     CheckRedirect) for a page requested ahead is raised in the loop, in
+//     that page's place, as one page at a time raises it. When ctx or req.Context() is done, a page received
+//     but not yet yielded (its body cut) is not yielded: the context's
+//     error ends the iteration in its place. A predicted page is compared with the next link of the
 //     page before it as the server wrote it, and parsed only when the text
 //     differs, so that a page costs no more allocations than one page at a
 //     time but the query of its predicted URL.
 //  47. Each predicted page is checked as a followed next link is (scheme,
 //     origin, loops, credentials only to req's origin; its redirects under
-//     the same rules), and its own next link must be the URL predicted for
+//     the same rules; one that leads to a page visited or requested ahead
+//     ends the prediction there, as if its next link were not the one
+//     predicted, so that a loop is found as one page at a time finds it),
+//     and its own next link must be the URL predicted for
 //     the page after it, as written. When it is not (the collection
 //     changed: a new snapshot, a page that is now the last, a last page
 //     that now has a next link), the pages requested after it are

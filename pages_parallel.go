@@ -2,6 +2,7 @@ package weblink
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -289,15 +290,19 @@ func (p *pager) predict(first *http.Response) (pageSeries, bool) {
 		return s, false
 	}
 	s.writtenAs(target)
-	if p.cfg.maxPages >= 1 {
-		s.last = min(s.last, p.cfg.maxPages)
+	if m := p.cfg.maxPages; m >= 1 && s.last-s.next+1 > m-1 {
+		s.last = s.next + m - 2 // m counts pages, first among them, not page numbers
 	}
 	return s, s.next <= s.last
 }
 
+// count returns the place of page k of s in the iteration: the first page,
+// whatever its number, is the first, and s.next the second.
+func (s *pageSeries) count(k int) int { return k - s.next + 2 }
+
 // parallel yields first, the first page, already fetched and 2xx, and the
 // pages after it that Parallel predicts (rules 45 to 49). It returns the
-// last page it yielded, that page's number, and whether paging goes on, one
+// last page it yielded, its place in the iteration, and whether paging goes on, one
 // page at a time, from that page's own next link.
 func (p *pager) parallel(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	s, ok := p.predict(first)
@@ -342,11 +347,13 @@ type pageJob struct {
 	k   int
 }
 
-// pageResult is what fetching page k gave, as pager.fetch returns it.
+// pageResult is what fetching page k gave, as pager.fetch returns it, or
+// what the client panicked with.
 type pageResult struct {
-	resp *http.Response
-	err  error
-	k    int
+	resp     *http.Response
+	err      error
+	k        int
+	panicked any
 }
 
 // startParallel prepares the run of s, a predicted series.
@@ -363,37 +370,75 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 // full (rules 46 and 47).
 func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	p := r.p
+	held := first // received, not yet yielded: closed if BeforeNext panics in launch
+	defer func() {
+		if held != nil {
+			held.Body.Close()
+		}
+	}()
 	for range r.slots {
 		r.launch(first)
 	}
-	if !p.yieldPage(yield, first, nil) {
+	if held = nil; !p.yieldPage(yield, first, nil) {
 		return first, 1, false
 	}
 	for k := r.s.next; ; k++ {
 		res := r.take(k)
+		if res.panicked != nil {
+			panic(res.panicked) // the client's, in a worker
+		}
 		if res.resp == nil {
 			r.discard()
 			yield(nil, res.err)
-			return nil, k, false
+			return nil, r.s.count(k), false
 		}
-		if sl := &r.slots[k%len(r.slots)]; res.resp.Request.URL != sl.url {
-			p.visited[visitKey(res.resp.Request.URL)] = true // where a redirect led
+		held = res.resp
+		if err := p.ctxErr(); err != nil { // its body is cut: yielded as one page at a time would not be
+			r.discard()
+			yield(nil, fmt.Errorf("weblink: page %d of %s not yielded: %w", r.s.count(k), showURL(res.resp.Request.URL), err))
+			return nil, r.s.count(k), false
 		}
-		ahead := res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
+		again := r.redirected(res.resp, k)
+		ahead := again == "" && res.err == nil && k < r.s.last && r.predicted(res.resp, k+1)
 		if ahead {
 			r.launch(res.resp)
 		} else {
 			r.closed = true // the pages ahead are discarded once it is released
 		}
+		held = nil
 		more, cut := r.yieldPage(yield, res.resp, res.err)
 		if !more || res.err != nil {
-			return res.resp, k, false
+			return res.resp, r.s.count(k), false
 		}
 		if cut || !ahead {
 			r.discard()
-			return res.resp, k, true // on from its own next link
+			if again != "" {
+				p.visited[again] = true // a page discarded may have had its URL
+			}
+			return res.resp, r.s.count(k), true // on from its own next link
 		}
 	}
+}
+
+// redirected records where a redirect of resp, page k, led as visited. When
+// that page was visited already (a page before it, or one requested ahead),
+// it returns its visitKey: paging goes on one page at a time, which checks
+// the next link of resp for a loop as a followed link is checked.
+func (r *parallelRun) redirected(resp *http.Response, k int) (again string) {
+	sent := r.slots[k%len(r.slots)].url
+	u := resp.Request.URL
+	if u == sent {
+		return ""
+	}
+	key := visitKey(u)
+	if key == visitKey(sent) {
+		return "" // a RoundTripper that cloned the request
+	}
+	if r.p.visited[key] {
+		again = key
+	}
+	r.p.visited[key] = true
+	return again
 }
 
 // yieldPage yields resp, a page of the run, with err and then releases it,
@@ -421,7 +466,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 	k := r.sent + 1
 	sl := &r.slots[k%len(r.slots)]
 	u := r.s.url(k)
-	req, err := r.p.linkRequest(r.ctx, prev, k-1, u)
+	req, err := r.p.linkRequest(r.ctx, prev, r.s.count(k-1), u)
 	if err == nil {
 		err = r.p.beforeNext(prev, req)
 	}
@@ -429,6 +474,9 @@ func (r *parallelRun) launch(prev *http.Response) {
 	// must not wait for a page that has no result coming.
 	r.sent = k
 	sl.url, sl.moved = u, ""
+	if req == nil {
+		sl.url = nil // not counted as visited by this launch: a loop, say
+	}
 	if err != nil {
 		sl.res, sl.ready = pageResult{err: err, k: k}, true
 		r.closed = true
@@ -457,9 +505,23 @@ func (r *parallelRun) work() {
 	w := *r.p
 	w.ctx, w.reqCtx, w.cancelReq, w.visited = r.ctx, r.ctx, nil, nil
 	for j := range r.jobs {
-		resp, err := w.fetch(j.req, j.k)
-		r.results <- pageResult{resp, err, j.k}
+		r.results <- r.fetch(&w, j)
 	}
+}
+
+// fetch fetches page j.k with w, a worker's pager. A panic of the client
+// (its RoundTripper, its CheckRedirect) is recovered, to be raised again
+// in the loop, in the page's place, as one page at a time raises it: in
+// the worker, nothing could recover it, and the program would end.
+func (r *parallelRun) fetch(w *pager, j pageJob) (res pageResult) {
+	res.k = j.k
+	defer func() {
+		if v := recover(); v != nil {
+			res.panicked = v
+		}
+	}()
+	res.resp, res.err = w.fetch(j.req, r.s.count(j.k))
+	return res
 }
 
 // take waits for page k and takes it from its slot, putting the pages
@@ -499,14 +561,18 @@ func (r *parallelRun) predicted(resp *http.Response, k int) bool {
 func (r *parallelRun) discard() {
 	r.closed = true
 	r.cancel()
-	for k := r.taken + 1; k <= r.sent; k++ {
+	for r.taken < r.sent { // not k <= r.sent: the last page may be math.MaxInt
+		k := r.taken + 1
 		res := r.take(k)
 		if res.resp != nil {
 			res.resp.Body.Close()
 		}
-		delete(r.p.visited, visitKey(r.s.url(k)))
-		if moved := r.slots[k%len(r.slots)].moved; moved != "" {
-			delete(r.p.visited, moved)
+		sl := &r.slots[k%len(r.slots)]
+		if sl.url != nil {
+			delete(r.p.visited, visitKey(r.s.url(k)))
+		}
+		if sl.moved != "" {
+			delete(r.p.visited, sl.moved)
 		}
 	}
 }

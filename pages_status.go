@@ -18,17 +18,24 @@ const statusBodyBytes = ratelimit.BodyBytes
 // (closing it closes the original body). The read takes at most drainTime,
 // as the drain of release: a server still sending the first 2 KiB after a
 // second has its body cut there, by cancelling the context of the page
-// requests, which then gets a new one.
+// requests, which then gets a new one. A worker of Parallel, whose request
+// shares the context of the run (and has no cancelReq), cuts it by closing
+// the body instead: cancelling the run would cut the pages before it too.
 func (p *pager) readAhead(resp *http.Response) []byte {
-	if resp.Body == nil || resp.Body == http.NoBody {
+	body := resp.Body
+	if body == nil || body == http.NoBody {
 		return nil
 	}
-	timer := time.AfterFunc(drainTime, p.cancelReq)
-	buf := ratelimit.ReadBody(resp.Body) // an error is read again after the prefix
-	if !timer.Stop() {
+	cut := p.cancelReq
+	if cut == nil {
+		cut = func() { body.Close() }
+	}
+	timer := time.AfterFunc(drainTime, cut)
+	buf := ratelimit.ReadBody(body) // an error is read again after the prefix
+	if !timer.Stop() && p.cancelReq != nil {
 		p.renewRequestContext()
 	}
-	resp.Body = readAheadBody{io.MultiReader(bytes.NewReader(buf), resp.Body), resp.Body}
+	resp.Body = readAheadBody{io.MultiReader(bytes.NewReader(buf), body), body}
 	return buf
 }
 
