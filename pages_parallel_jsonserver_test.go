@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -98,7 +99,8 @@ func TestParallelJSONServer(t *testing.T) {
 		_ = cmd.Wait()
 	})
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	waitFor(t, "json-server to answer", func() bool {
+	// node starts in about a second; a loaded CI machine took more than 5.
+	waitWithin(t, time.Minute, "json-server to answer", func() bool {
 		resp, err := http.Get(base + "/items?_page=1&_limit=1")
 		if err != nil {
 			return false

@@ -678,7 +678,13 @@ func TestPagesBreakLeaksNothing(t *testing.T) {
 // waitFor fails t unless cond becomes true within 5 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+	waitWithin(t, 5*time.Second, what, cond)
+}
+
+// waitWithin fails t unless cond becomes true within d.
+func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
