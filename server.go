@@ -29,7 +29,8 @@ var ErrHeadersWritten = errors.New("weblink: response head already written")
 // when the handler calls WriteHeader with a non-1xx status, or first calls
 // Write, Flush or ReadFrom, or, if it wrote nothing, when it returns — so a
 // handler's Header().Set("Link", ...) cannot erase them. Link lines the
-// handler set itself are kept. A link equal to one the handler already set,
+// handler set itself are kept. A link equal to one the handler already set
+// (under any spelling of the Link key, which net/http sends all the same),
 // or to an earlier one of links, is not added again: two links are equal
 // when they have the same target and anchor, as written after formatting,
 // and the same set of relation types (order and case do not matter).
@@ -391,6 +392,17 @@ func (lw *linkWriter) writeLinks() {
 		existing, _ := ParseHeader(h)
 		for _, l := range existing {
 			have = append(have, keyOf(l))
+		}
+	}
+	for k, lines := range h {
+		if k == "Link" || !isLinkKey(k) {
+			continue
+		}
+		for _, v := range lines { // another spelling, which net/http sends as well
+			existing, _ := Parse(v)
+			for _, l := range existing {
+				have = append(have, keyOf(l))
+			}
 		}
 	}
 	var add Links

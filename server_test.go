@@ -1118,3 +1118,32 @@ func TestLinkAdderAllocs(t *testing.T) {
 		t.Errorf("newLinkAdder of 4 links: %.0f allocations, want at most 16", n)
 	}
 }
+
+// Middleware: a link the handler wrote under another spelling of the Link key
+// (which net/http sends all the same) is not added again.
+func TestMiddlewareDeduplicatesAnyKeyCase(t *testing.T) {
+	for _, key := range []string{"link", "LINK", "Link"} {
+		t.Run(key, func(t *testing.T) {
+			mw := Middleware(schemaLink, Link{Target: "/style.css", Rel: []string{"preload"}})
+			srv := httptest.NewServer(mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header()[key] = []string{`</schema.json>; rel="describedby"`}
+				w.WriteHeader(http.StatusNoContent)
+			})))
+			defer srv.Close()
+			resp, err := http.Get(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			links, _ := ParseHeader(resp.Header)
+			var got []string
+			for _, l := range links {
+				got = append(got, l.Target+" "+strings.Join(l.Rel, " "))
+			}
+			slices.Sort(got) // net/http writes the keys in byte order
+			if want := []string{"/schema.json describedby", "/style.css preload"}; !slices.Equal(got, want) {
+				t.Errorf("links %q, want %q (lines %q)", got, want, resp.Header["Link"])
+			}
+		})
+	}
+}
