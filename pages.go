@@ -513,7 +513,8 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if next.Context() != p.reqCtx { // renewed by the drain
 		next = next.WithContext(p.reqCtx)
 	}
-	return next, p.beforeNext(prev, next)
+	_, err = p.beforeNext(prev, next)
+	return next, err
 }
 
 // linkRequest checks u, the link from prev, the n-th page, to the page
@@ -554,19 +555,27 @@ func (p *pager) linkRequest(ctx context.Context, prev *http.Response, n int, u *
 
 // beforeNext calls the BeforeNext function, if any, for next, the request
 // for the page after prev.
-func (p *pager) beforeNext(prev *http.Response, next *http.Request) error {
+//
+// It returns the visitKey of the URL BeforeNext gave next when that is a
+// URL not visited before, which it now counts as visited, and "" when
+// BeforeNext left the URL as it was or gave one visited already: a page
+// discarded by Parallel forgets only what its request added.
+func (p *pager) beforeNext(prev *http.Response, next *http.Request) (added string, err error) {
 	f := p.cfg.beforeNext
 	if f == nil {
-		return nil
+		return "", nil
 	}
 	u := next.URL
 	if err := f(prev, next); err != nil {
-		return fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), showURL(prev.Request.URL), err)
+		return "", fmt.Errorf("weblink: BeforeNext refused %s (linked from %s): %w", showURL(u), showURL(prev.Request.URL), err)
 	}
 	if next.URL != u { // BeforeNext's own: remembered as visited too
-		p.visited[visitKey(next.URL)] = true
+		if key := visitKey(next.URL); !p.visited[key] {
+			p.visited[key] = true
+			return key, nil
+		}
 	}
-	return nil
+	return "", nil
 }
 
 // NextURL returns the target of the first link of resp with relation type

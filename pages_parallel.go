@@ -338,7 +338,7 @@ type parallelSlot struct {
 	res   pageResult
 	ready bool     // res is the page's
 	url   *url.URL // the URL requested, to tell a redirect
-	moved string   // the visitKey of the URL BeforeNext gave the page, if it changed it
+	moved string   // the visitKey of the URL BeforeNext gave the page, if it changed it to one not visited before
 }
 
 // pageJob is a page for a worker to fetch: page k, with req.
@@ -467,8 +467,9 @@ func (r *parallelRun) launch(prev *http.Response) {
 	sl := &r.slots[k%len(r.slots)]
 	u := r.s.url(k)
 	req, err := r.p.linkRequest(r.ctx, prev, r.s.count(k-1), u)
+	added := ""
 	if err == nil {
-		err = r.p.beforeNext(prev, req)
+		added, err = r.p.beforeNext(prev, req)
 	}
 	// Page k counts as sent only now: when BeforeNext panics, discard
 	// must not wait for a page that has no result coming.
@@ -483,7 +484,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 		return
 	}
 	if req.URL != u {
-		sl.url, sl.moved = req.URL, visitKey(req.URL)
+		sl.url, sl.moved = req.URL, added
 	}
 	if r.workers < len(r.slots) {
 		r.workers++

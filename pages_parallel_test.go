@@ -1099,3 +1099,39 @@ func TestParallelAtMost64(t *testing.T) {
 		t.Errorf("%d requests at once, want 2 to 64", m)
 	}
 }
+
+// Rule 47: discarding a page whose URL BeforeNext changed to one already
+// visited does not forget that visit: a later link back to it is still a
+// loop. Page 5's request is sent to page 2's URL; page 3's next link moves
+// to /v2, so pages 4 to 6 are discarded; /v2's page 4 links back to page 2.
+func TestParallelBeforeNextVisitedURLKept(t *testing.T) {
+	const pages = 8
+	a := newAPI(t, pages, nil, func(http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			links := numbered(pages)(a0(r), p)
+			switch {
+			case strings.HasPrefix(r.URL.Path, "/v2/"):
+				links = []string{fmt.Sprintf(`<%s/items?page=2&per_page=%d>; rel="next"`, a0(r), perPage)}
+			case p == 3:
+				links = numbered(pages)(a0(r)+"/v2", p)
+			}
+			for _, l := range links {
+				w.Header().Add("Link", l)
+			}
+			fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+		})
+	})
+	client, tr := newClient(t)
+	defer noLeak(t, tr)()
+	toPage2 := weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+		if next.URL.Path == "/items" && next.URL.Query().Get("page") == "5" {
+			u := *next.URL
+			u.RawQuery = "page=2&per_page=" + strconv.Itoa(perPage)
+			next.URL = &u
+		}
+		return nil
+	})
+	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), toPage2))
+	r.check(t, itemsUpTo(1, 4), weblink.ErrPageLoop)
+}
