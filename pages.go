@@ -482,11 +482,27 @@ func drainBody(resp *http.Response, cut func()) bool {
 
 // yieldPage yields resp with err and then releases it, also when the
 // loop body panics. It reports whether the loop goes on.
-func (p *pager) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more bool) {
+func (p *pager) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) bool {
+	more, cut := yieldReleased(yield, resp, err, p.cancelReq)
+	if cut {
+		p.renewRequestContext()
+	}
+	return more
+}
+
+// yieldReleased yields resp with err and then closes its body, also when
+// the loop body panics; when the loop goes on, it first drains the body
+// (drainBody), calling cut to end a drain that takes too long, so that the
+// connection may serve the next page. It reports whether the loop goes on
+// and whether cut was called.
+func yieldReleased(yield func(*http.Response, error) bool, resp *http.Response, err error, cut func()) (more, wasCut bool) {
 	defer func() {
-		p.release(resp, more) // drained when the connection may serve the next page
+		if more {
+			wasCut = drainBody(resp, cut)
+		}
+		resp.Body.Close()
 	}()
-	return yield(resp, err)
+	return yield(resp, err), false
 }
 
 // credentialsTo reports whether req's credentials may be sent to o: req's

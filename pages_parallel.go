@@ -441,18 +441,12 @@ func (r *parallelRun) redirected(resp *http.Response, k int) (again string) {
 	return again
 }
 
-// yieldPage yields resp, a page of the run, with err and then releases it,
-// also when the loop body panics, as pager.yieldPage does. A drain that
-// takes too long is cut by cancelling every request of the run, which
-// shares its context (rule 47); it reports whether it was.
+// yieldPage yields resp, a page of the run, with err and then releases it
+// as pager.yieldPage does, but for a drain that takes too long: it is cut
+// by cancelling every request of the run, which shares its context (rule
+// 47). It reports whether the loop goes on and whether the drain was cut.
 func (r *parallelRun) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more, cut bool) {
-	defer func() {
-		if more {
-			cut = drainBody(resp, r.cancel)
-		}
-		resp.Body.Close()
-	}()
-	return yield(resp, err), false
+	return yieldReleased(yield, resp, err, r.cancel)
 }
 
 // launch starts the request for the next page of the series not yet
