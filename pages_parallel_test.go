@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strconv"
@@ -1134,4 +1136,71 @@ func TestParallelBeforeNextVisitedURLKept(t *testing.T) {
 	})
 	r := collect(t, weblink.Pages(context.Background(), client, getItems(t, a.URL), weblink.Parallel(4), toPage2))
 	r.check(t, itemsUpTo(1, 4), weblink.ErrPageLoop)
+}
+
+// Rule 47, over HTTP/2 against a hostile server: a predicted page whose
+// stream the server resets before its head (http.ErrAbortHandler sends
+// RST_STREAM) ends the iteration in its place, after the pages before it,
+// with the pages requested after it discarded; one reset in the middle of
+// its body is yielded, and its loop body sees the read fail. No goroutine
+// is left either way.
+func TestParallelHTTP2StreamReset(t *testing.T) {
+	const pages = 8
+	for _, when := range []string{"before the head", "in the body"} {
+		t.Run(when, func(t *testing.T) {
+			var srv *httptest.Server
+			srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				for _, l := range numbered(pages)(srv.URL, p) {
+					w.Header().Add("Link", l)
+				}
+				if p == 3 {
+					if when == "in the body" {
+						w.Write([]byte("[1,"))
+						w.(http.Flusher).Flush()
+					}
+					panic(http.ErrAbortHandler)
+				}
+				fmt.Fprint(w, strings.ReplaceAll(fmt.Sprint(pageItems(p)), " ", ","))
+			}))
+			srv.EnableHTTP2 = true
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+			srv.StartTLS()
+			defer srv.Close()
+			client := srv.Client()
+			tr := client.Transport.(*http.Transport)
+			defer noLeak(t, tr)()
+			var (
+				got     []int
+				lastErr error
+				readErr error
+			)
+			for resp, err := range weblink.Pages(context.Background(), client, getItems(t, srv.URL), weblink.Parallel(4)) {
+				if err != nil {
+					lastErr = err
+					break
+				}
+				if resp.ProtoMajor != 2 {
+					t.Fatalf("protocol %s, want HTTP/2", resp.Proto)
+				}
+				got = append(got, pageOf(resp.Request.URL.RequestURI()))
+				if _, err := io.ReadAll(resp.Body); err != nil {
+					readErr = err
+				}
+			}
+			want := []int{1, 2}
+			if when == "in the body" {
+				want = []int{1, 2, 3, 4, 5, 6, 7, 8}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("pages %v, want %v", got, want)
+			}
+			if when == "before the head" && (lastErr == nil || readErr != nil) {
+				t.Errorf("error %v (body read: %v), want the reset as the iteration's error", lastErr, readErr)
+			}
+			if when == "in the body" && (readErr == nil || lastErr != nil) {
+				t.Errorf("body read error %v, iteration error %v: want the reset seen in page 3's body only", readErr, lastErr)
+			}
+		})
+	}
 }
