@@ -377,6 +377,12 @@ func followed(status string) bool {
 // Link-Template fields found.
 func readHeader(lr *lineReader, h *headerBlock) head {
 	for !h.ended {
+		if lr.curl && lr.startsHead() {
+			// curl -v writes no blank line after a 1xx head (curl
+			// 7.88): the status line of the next head ends it.
+			h.ended = true
+			break
+		}
 		raw, ok := lr.next()
 		if !ok {
 			break
