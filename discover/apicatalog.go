@@ -149,11 +149,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	if ctx.Err() != nil {
 		why = context.Cause(ctx)
 	}
-	what := "nested API catalogs"
-	if left == 1 {
-		what = "nested API catalog"
-	}
-	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, what, showURL(first), why))
+	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), showURL(first), why))
 }
 
 // showOrigin describes origin for an error message.

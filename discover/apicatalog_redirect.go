@@ -29,8 +29,9 @@ var errAlreadyRead = errors.New("discover: redirect to a document already read")
 // maxCatalogRedirects, never to a URL in read (catalogs read already,
 // compared without fragment: errAlreadyRead); and the fields of a request
 // other than those every origin gets (Accept, User-Agent, ...; the root
-// package's rule 31) only to home and its https upgrade. The client's own
-// CheckRedirect runs after these checks.
+// package's rule 31) only to home and its https upgrade
+// (weborigin.GuardRedirects, as Links). The client's own CheckRedirect
+// runs after these checks.
 func guardCatalogRedirects(client *http.Client, home origin, read map[string]bool) *http.Client {
 	c := *client
 	check := client.CheckRedirect
@@ -51,13 +52,10 @@ func guardCatalogRedirects(client *http.Client, home origin, read map[string]boo
 		if len(via) >= maxCatalogRedirects {
 			return fmt.Errorf("discover: stopped after %d redirects", maxCatalogRedirects)
 		}
-		if !home.Admits(originOf(req.URL)) {
-			weborigin.Withhold(req.Header)
-		}
 		if check != nil {
 			return check(req, via)
 		}
 		return nil
 	}
-	return &c
+	return weborigin.GuardRedirects(&c, home.Admits)
 }

@@ -51,6 +51,17 @@ func TestFollowLinksetsCount(t *testing.T) {
 	}
 }
 
+// TestFollowLinksetsOneLeftOut: one linkset left out is said in the
+// singular, as one nested API catalog is (rule 32).
+func TestFollowLinksetsOneLeftOut(t *testing.T) {
+	srv, _ := fanOut(t, 17, 30)
+	_, err := get(t, srv.URL+"/", FollowLinksets())
+	want := `discover: linkset limit reached: 1 linkset not followed, from "` + srv.URL + `/ls/16" on: 16 were fetched, the most FollowLinksets fetches`
+	if !errors.Is(err, ErrLinksetLimit) || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
 // TestFollowLinksetsBytes: the linksets together are read up to MaxBytes
 // (rule 32): the one that passes it is cut (ErrTruncated), the rest are not
 // fetched, and that is an error too.

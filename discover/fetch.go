@@ -407,6 +407,14 @@ func redacted(u *url.URL) string {
 // showURL is u for an error message: redacted, quoted and shortened.
 func showURL(u *url.URL) string { return quote(redacted(u)) }
 
+// plural returns word for a message about n of it: with "s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
 // statusError is the *weblink.StatusError of resp, a response to u whose
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.

@@ -110,3 +110,22 @@ func TestLongURLShortened(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitMessageLongURLShortened: the page named by the message of a
+// rate limit spent before the next page (TestWaitMessageBeforeNextPage) is
+// the server's URL, after a redirect of nearly 1 MiB: the message shows its
+// start, as TestLongURLShortened's do.
+func TestWaitMessageLongURLShortened(t *testing.T) {
+	long := strings.Repeat("a", 900_000)
+	u := rawpeer.Serve(t, func(path string) string {
+		if path == "/items" {
+			return "HTTP/1.1 302 Found\r\nLocation: /" + long + "\r\nContent-Length: 0\r\n\r\n"
+		}
+		return "HTTP/1.1 200 OK\r\nLink: <?page=2>; rel=next\r\nX-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 3600\r\nContent-Length: 0\r\n\r\n"
+	})
+	r := runCmd(t, "", "-url", u+"/items", "-all", "-wait", "1m")
+	const msg = "a... says its rate limit is spent, reset in 1h — more than -wait 1m allows; use -wait 1h to wait it out\n"
+	if r.code != exitNone || len(r.stderr) > 1000 || !strings.HasSuffix(r.stderr, msg) {
+		t.Errorf("exit %d, %d bytes of stderr: %.300q; want %d, short, ending %q", r.code, len(r.stderr), r.stderr, exitNone, msg)
+	}
+}

@@ -60,7 +60,7 @@ func (c *command) limitedBefore(last *http.Response) (msg string, ok bool) {
 		return "", false
 	}
 	return fmt.Sprintf("stopped after %d %s: %s says its rate limit is spent, reset in %s%s",
-		c.pages, plural(c.pages, "page"), showURL(last.Request.URL), shortDuration(d), c.waitAdvice(roundUp(d), true)), true
+		c.pages, plural(c.pages, "page"), messageURL(last.Request.URL.String()), shortDuration(d), c.waitAdvice(roundUp(d), true)), true
 }
 
 // backoffAdvice is the -wait suggested for a refusal that gives no time: a
