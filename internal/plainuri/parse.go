@@ -3,6 +3,8 @@ package plainuri
 import (
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Parse is url.Parse for a reference that resolution will write back:
@@ -173,12 +175,11 @@ func mustEscape(c byte) bool {
 
 // escape returns ref with every byte that mustEscape percent-encoded.
 func escape(ref string) string {
-	const hex = "0123456789ABCDEF"
 	b := make([]byte, 0, len(ref)+16)
 	for i := 0; i < len(ref); i++ {
 		c := ref[i]
 		if mustEscape(c) {
-			b = append(b, '%', hex[c>>4], hex[c&15])
+			b = ascii.AppendPercent(b, c, ascii.UpperHex)
 			continue
 		}
 		b = append(b, c)
