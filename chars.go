@@ -86,13 +86,6 @@ func escapeAt(s string, i int) bool {
 // notHex marks the bytes that are not hex digits in hexValue.
 const notHex = 0x10
 
-// upperHex holds the digits of upper-case %HH escapes, lowerHex those of
-// the lower-case %hh escapes of relation types.
-const (
-	upperHex = "0123456789ABCDEF"
-	lowerHex = "0123456789abcdef"
-)
-
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.
 func skipSpace(s string, i int) int {
@@ -112,9 +105,4 @@ func trimSpace(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// appendPercent appends the percent-encoding %HH of c (RFC 3986 §2.1).
-func appendPercent(b []byte, c byte) []byte {
-	return append(b, '%', upperHex[c>>4], upperHex[c&15])
 }

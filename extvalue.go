@@ -138,7 +138,7 @@ func (v ExtValue) appendTo(b []byte) []byte {
 			if c := chunk[j]; charClass[c]&isAttrChar != 0 {
 				b = append(b, c)
 			} else {
-				b = appendPercent(b, c)
+				b = ascii.AppendPercent(b, c, ascii.UpperHex)
 			}
 		}
 		i = next
@@ -454,7 +454,7 @@ func describeByte(c byte) string {
 
 // hexByte returns c as 0xHH.
 func hexByte(c byte) string {
-	return "0x" + string(upperHex[c>>4]) + string(upperHex[c&0xF])
+	return "0x" + string(ascii.UpperHex[c>>4]) + string(ascii.UpperHex[c&0xF])
 }
 
 // syntaxErrorAt returns a *SyntaxError at offset off.

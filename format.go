@@ -182,7 +182,7 @@ func appendRelTypes(b []byte, rels []string) []byte {
 		sep = true
 		for {
 			word, rest, space := strings.Cut(r, " ")
-			b = appendQuotedASCII(b, word, lowerHex)
+			b = appendQuotedASCII(b, word, ascii.LowerHex)
 			if !space {
 				break
 			}
@@ -206,19 +206,19 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 			return append(b, value...)
 		}
 		start := len(b)
-		if b = appendQuotedASCII(b, value, upperHex); ascii.IsToken(string(b[start:])) {
+		if b = appendQuotedASCII(b, value, ascii.UpperHex); ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendQuotedASCII(b, value, upperHex)
+	b = appendQuotedASCII(b, value, ascii.UpperHex)
 	return append(b, '"')
 }
 
 // appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
 // §5.6.4), escaping '"' and '\\' and percent-encoding bytes that are not
-// printable ASCII with the hex digits hex (upperHex or lowerHex).
+// printable ASCII with the hex digits hex (ascii.UpperHex or ascii.LowerHex).
 func appendQuotedASCII(b []byte, s, hex string) []byte {
 	for i := 0; i < len(s); {
 		// Runs of qdtext, usually all of s, are copied whole.
@@ -230,7 +230,7 @@ func appendQuotedASCII(b []byte, s, hex string) []byte {
 		if c := s[j]; c == '"' || c == '\\' {
 			b = append(b, '\\', c)
 		} else {
-			b = append(b, '%', hex[c>>4], hex[c&15])
+			b = ascii.AppendPercent(b, c, hex)
 		}
 		i = j + 1
 	}
@@ -268,7 +268,7 @@ func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byt
 		return append(append(b, '='), value...)
 	}
 	b = append(b, `="`...)
-	b = appendQuotedASCII(b, value, upperHex)
+	b = appendQuotedASCII(b, value, ascii.UpperHex)
 	return append(b, '"')
 }
 

@@ -385,21 +385,16 @@ func (lw *linkWriter) writeLinks() {
 	lw.wroteHeader = true
 	h := lw.w.Header()
 	var have []linkKey
-	if len(h["Link"]) > 0 {
-		// Malformed link-values are dropped by the parser; the links
-		// that remain are what a receiver would see, so compare with
-		// those and ignore the error.
-		existing, _ := ParseHeader(h)
-		for _, l := range existing {
-			have = append(have, keyOf(l))
-		}
-	}
+	var p Parser // keyOf copies what it keeps
 	for k, lines := range h {
-		if k == "Link" || !isLinkKey(k) {
-			continue
+		if !isLinkKey(k) {
+			continue // "Link" in any case, which net/http sends all the same
 		}
-		for _, v := range lines { // another spelling, which net/http sends as well
-			existing, _ := Parse(v)
+		for _, v := range lines {
+			// Malformed link-values are dropped by the parser; the links
+			// that remain are what a receiver would see, so compare with
+			// those and ignore the error.
+			existing, _ := p.Parse(v)
 			for _, l := range existing {
 				have = append(have, keyOf(l))
 			}

@@ -24,7 +24,7 @@ func appendURI(b []byte, ref string) []byte {
 		if escapeAt(ref, j) {
 			b = append(b, '%')
 		} else {
-			b = appendPercent(b, ref[j])
+			b = ascii.AppendPercent(b, ref[j], ascii.UpperHex)
 		}
 		i = j + 1
 	}

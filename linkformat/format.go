@@ -144,7 +144,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		} else {
 			b = append(b, ' ')
 		}
-		b = appendEscapedBy(b, r, &relEscapes, lowerHex)
+		b = appendEscapedBy(b, r, &relEscapes, ascii.LowerHex)
 	}
 	if !first {
 		b = append(b, '"')
@@ -158,7 +158,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 // controls U+0080 to U+009F, and bytes that are not valid UTF-8 (rule 11).
 // "%" is written as is.
 func appendIRI(b []byte, ref string) []byte {
-	return appendEscapedBy(b, ref, &iriEscapes, upperHex)
+	return appendEscapedBy(b, ref, &iriEscapes, ascii.UpperHex)
 }
 
 // appendEscaped appends ;name=value for hreflang, media and type, with
@@ -172,14 +172,14 @@ func appendEscaped(b []byte, name, value string, bare bool) []byte {
 	b = append(b, '=')
 	if bare {
 		start := len(b)
-		b = appendEscapedBy(b, value, &bareEscapes, upperHex)
+		b = appendEscapedBy(b, value, &bareEscapes, ascii.UpperHex)
 		if ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendEscapedBy(b, value, &quotedEscapes, upperHex)
+	b = appendEscapedBy(b, value, &quotedEscapes, ascii.UpperHex)
 	return append(b, '"')
 }
 
@@ -230,7 +230,8 @@ func escapeTable(pct, escaped string, lowerCase bool) (t [utf8.RuneSelf]uint8) {
 }
 
 // appendEscapedBy appends s with each ASCII byte written as the table t
-// says, percent-escapes in the digits hex (upperHex or lowerHex): the C1
+// says, percent-escapes in the digits hex (ascii.UpperHex, or
+// ascii.LowerHex for relation types, which Parse lower-cases): the C1
 // controls and bytes that are not valid UTF-8 percent-encoded too, any
 // other UTF-8 as is (appendNonASCII).
 func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []byte {
@@ -246,7 +247,7 @@ func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []
 		case asIs:
 			b = append(b, c)
 		case percent:
-			b = append(b, '%', hex[c>>4], hex[c&0xf])
+			b = ascii.AppendPercent(b, c, hex)
 		case backslash:
 			b = append(b, '\\', c)
 		case lower:
@@ -306,17 +307,10 @@ func appendNonASCII(b []byte, s, hex string) ([]byte, int) {
 		return append(b, s[:size]...), size
 	}
 	for i := range size {
-		b = append(b, '%', hex[s[i]>>4], hex[s[i]&0xf])
+		b = ascii.AppendPercent(b, s[i], hex)
 	}
 	return b, size
 }
-
-// upperHex and lowerHex are the digits of percent-escapes: upper-case
-// (%0A), and lower-case (%0a) for relation types, which Parse lower-cases.
-const (
-	upperHex = "0123456789ABCDEF"
-	lowerHex = "0123456789abcdef"
-)
 
 // starNames returns the names (lower-cased) of the Params that are written
 // as name*= ext-values: those of which one Param has a language or holds a

@@ -1,6 +1,10 @@
 package linktemplate
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
+)
 
 // Encoding of expanded values and literals (RFC 6570 §1.5, §3.1, §3.2.1).
 
@@ -47,8 +51,6 @@ func isPctEncoded(s string, i int) bool {
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
-
-const upperHex = "0123456789ABCDEF"
 
 // output is where an expansion goes. It runs twice over the same
 // expansion code: first measuring (b nil, only n counts), so that an
@@ -97,8 +99,8 @@ func (o *output) encoded(s string, allowReserved bool) {
 			o.n += 3
 			if !o.measuring {
 				o.b.WriteByte('%')
-				o.b.WriteByte(upperHex[c>>4])
-				o.b.WriteByte(upperHex[c&15])
+				o.b.WriteByte(ascii.UpperHex[c>>4])
+				o.b.WriteByte(ascii.UpperHex[c&15])
 			}
 			i++
 		}

@@ -1,8 +1,9 @@
 // Package ascii holds the ASCII helpers that the weblink package and the
 // weblink command share: letter case, case-folding comparison, the printable
-// check, the token test of RFC 9110 §5.6.2, and the scanners that read a
-// machine word at a time: ClassRun, which scans runs of a byte class, and
-// IndexEither, which finds the first of two bytes.
+// check, the token test of RFC 9110 §5.6.2, percent-encoding
+// (AppendPercent), and the scanners that read a machine word at a time:
+// ClassRun, which scans runs of a byte class, and IndexEither, which finds
+// the first of two bytes.
 //
 // Unlike strings.ToLower and strings.EqualFold, they leave every byte that
 // is not an ASCII letter alone: the names and relation types of RFC 8288

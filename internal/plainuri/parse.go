@@ -3,6 +3,8 @@ package plainuri
 import (
 	"net/url"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // Parse is url.Parse for a reference that resolution will write back:
@@ -23,11 +25,19 @@ import (
 // url.URL holds the user information decoded, and its String writes it
 // back re-escaped (Resolve keeps it as written).
 func Parse(ref string) (*url.URL, error) {
-	u, err := url.Parse(ref)
+	u, _, _, err := parse(ref)
+	return u, err
+}
+
+// parse is Parse, also returning where the authority of ref starts and
+// ends, as authority does (start is -1 when ref has none, as when it is
+// opaque or does not parse).
+func parse(ref string) (u *url.URL, start, end int, err error) {
+	u, err = url.Parse(ref)
 	if err != nil || u.Opaque != "" {
-		return u, err
+		return u, -1, 0, err
 	}
-	_, end := authority(ref)
+	start, end = authority(ref)
 	rest := ref[end:]
 	fragment, hasFragment := "", false
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
@@ -46,7 +56,7 @@ func Parse(ref string) (*url.URL, error) {
 	if hasFragment && (needsEscape(fragment) || strings.Contains(fragment, "#")) && netURLChanges(fragment) {
 		u.RawFragment = strings.ReplaceAll(escape(fragment), "#", "%23") // a fragment holds no "#" (RFC 3986 §3.5)
 	}
-	return u, nil
+	return u, start, end, nil
 }
 
 // Resolve returns ref resolved against base (RFC 3986 §5.2) as a string,
@@ -65,19 +75,19 @@ func Resolve(base *url.URL, ref string) (string, error) {
 // result that takes the base's authority (ref has none) has that user
 // information as written too, where net/url writes base.User re-escaped.
 func ResolveUser(base *url.URL, user, ref string) (string, error) {
-	u, err := Parse(ref)
+	u, start, end, err := parse(ref)
 	if err != nil {
 		return "", err
 	}
 	s := base.ResolveReference(u).String()
 	if u.User != nil {
 		// ref has an authority, which the result takes as it is (§5.2.2).
-		if written, ok := User(ref); ok {
+		if written, ok := userIn(ref, start, end); ok {
 			return withUser(s, written), nil
 		}
 		return s, nil
 	}
-	if start, _ := authority(ref); start < 0 && user != "" && base.User != nil {
+	if start < 0 && user != "" && base.User != nil {
 		return withUser(s, user), nil // the base's authority (§5.2.2)
 	}
 	return s, nil
@@ -87,6 +97,11 @@ func ResolveUser(base *url.URL, user, ref string) (string, error) {
 // "@" of its authority (RFC 3986 §3.2.1), and whether it has one.
 func User(ref string) (string, bool) {
 	start, end := authority(ref)
+	return userIn(ref, start, end)
+}
+
+// userIn is User for the authority ref[start:end] (start -1 for none).
+func userIn(ref string, start, end int) (string, bool) {
 	if start < 0 {
 		return "", false
 	}
@@ -173,12 +188,11 @@ func mustEscape(c byte) bool {
 
 // escape returns ref with every byte that mustEscape percent-encoded.
 func escape(ref string) string {
-	const hex = "0123456789ABCDEF"
 	b := make([]byte, 0, len(ref)+16)
 	for i := 0; i < len(ref); i++ {
 		c := ref[i]
 		if mustEscape(c) {
-			b = append(b, '%', hex[c>>4], hex[c&15])
+			b = ascii.AppendPercent(b, c, ascii.UpperHex)
 			continue
 		}
 		b = append(b, c)

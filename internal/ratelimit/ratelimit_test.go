@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -80,5 +81,48 @@ func TestRefusal(t *testing.T) {
 		if wait != tc.wait || kind != tc.kind {
 			t.Errorf("Refusal(%d, %v, %q) = %v, %d; want %v, %d", tc.status, tc.h, tc.body, wait, kind, tc.wait, tc.kind)
 		}
+	}
+}
+
+// errAfter yields its bytes and then err, as a connection that breaks
+// mid-body does.
+type errAfter struct {
+	b   []byte
+	err error
+}
+
+func (r *errAfter) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+// endless is a body that never ends.
+type endless struct{ read int }
+
+func (r *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	r.read += len(p)
+	return len(p), nil
+}
+
+// TestReadBody: a body that never ends is read only up to BodyBytes, a
+// read error ends the body with what came before it, and an empty body
+// gives nil.
+func TestReadBody(t *testing.T) {
+	r := &endless{}
+	if got := ReadBody(r); len(got) != BodyBytes || r.read != BodyBytes {
+		t.Errorf("ReadBody(endless) = %d bytes, read %d; want %d, %d", len(got), r.read, BodyBytes, BodyBytes)
+	}
+	if got := ReadBody(&errAfter{[]byte("rate limit"), errors.New("reset")}); string(got) != "rate limit" {
+		t.Errorf("ReadBody(broken) = %q, want %q", got, "rate limit")
+	}
+	if got := ReadBody(strings.NewReader("")); got != nil {
+		t.Errorf("ReadBody(empty) = %q, want nil", got)
 	}
 }

@@ -88,22 +88,28 @@ func (o Origin) String() string {
 }
 
 // escapeHost returns host with every byte outside printable ASCII written
-// as %HH.
+// as %HH, or host itself, the usual case, when it has none.
 func escapeHost(host string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		if c > 0x20 && c < 0x7f {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+	i := 0
+	for i < len(host) && isVisible(host[i]) {
+		i++
 	}
-	return b.String()
+	if i == len(host) {
+		return host
+	}
+	b := append(make([]byte, 0, len(host)+16), host[:i]...)
+	for ; i < len(host); i++ {
+		if c := host[i]; isVisible(c) {
+			b = append(b, c)
+		} else {
+			b = ascii.AppendPercent(b, c, ascii.UpperHex)
+		}
+	}
+	return string(b)
 }
+
+// isVisible reports whether c is printable ASCII other than the space.
+func isVisible(c byte) bool { return c > 0x20 && c < 0x7f }
 
 // Admits reports whether what a user gave for the origin o (credentials,
 // request headers) may go to other: other is o, or o's https upgrade (the

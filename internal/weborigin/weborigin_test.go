@@ -32,6 +32,21 @@ func TestOf(t *testing.T) {
 	}
 }
 
+// TestStringEscapesHost: a host byte outside printable ASCII, first or
+// later, is written %HH, so that an escape sequence in it cannot reach a
+// terminal; a plain host is written as it is.
+func TestStringEscapesHost(t *testing.T) {
+	for _, tc := range []struct{ host, want string }{
+		{"\x1b[31mx", "http://%1B[31mx:80"},
+		{"a b\x00", "http://a%20b%00:80"},
+		{"example.com", "http://example.com:80"},
+	} {
+		if got := (Origin{Scheme: "http", Host: tc.host, Port: "80"}).String(); got != tc.want {
+			t.Errorf("Origin{Host: %q}.String() = %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}
+
 func TestAdmits(t *testing.T) {
 	for _, tc := range []struct {
 		home, to string
