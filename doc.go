@@ -246,8 +246,8 @@
 // [Middleware], [EarlyHints], [EarlyHintsMiddleware] and [EarlyHintsFunc]
 // add links to the responses of a net/http server (with 103 Early Hints
 // that Chromium acts on over HTTP/2: see docs/serving.md), and [PageLinks]
-// builds first, prev, next and last links for a paged collection. [Links.MarshalJSON],
-// [Links.UnmarshalJSON], [ParseLinkset], [FormatLinkset] and
+// builds first, prev, next and last links for a paged collection. [FormatLinksetJSON],
+// [ParseLinksetJSON], [ParseLinkset], [FormatLinkset] and
 // [LinksetHandler] speak the linkset formats of RFC 9264.
 //
 // # Base URIs

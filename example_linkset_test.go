@@ -41,14 +41,14 @@ func ExampleFormatLinkset() {
 	// <https://authors.example.net/alice>; rel="author"; anchor="https://example.org/resource1#comment=1"
 }
 
-func ExampleLinks_MarshalJSON() {
+func ExampleFormatLinksetJSON() {
 	links := weblink.Links{
 		{Target: "https://example.com/foo", Rel: []string{"next"}, Anchor: "https://example.net/bar",
 			Type: "text/html", Hreflang: []string{"en", "de"}},
 		{Target: "https://example.com/foo2", Rel: []string{"https://example.com/relations/baz"}, Anchor: "https://example.net/boo",
 			Params: []weblink.Param{{Name: "bar", Value: "barone"}, {Name: "bar", Value: "bartwo"}}},
 	}
-	b, err := links.MarshalJSON()
+	b, err := weblink.FormatLinksetJSON(links)
 	if err != nil {
 		fmt.Println(err)
 	}
@@ -72,7 +72,7 @@ func ExampleLinks_MarshalJSON() {
 	// }
 }
 
-func ExampleLinks_UnmarshalJSON() {
+func ExampleParseLinksetJSON() {
 	doc := []byte(`{ "linkset": [
 	  { "anchor": "https://example.net/bar",
 	    "item": [
@@ -81,15 +81,15 @@ func ExampleLinks_UnmarshalJSON() {
 	    ]
 	  }
 	]}`)
-	var links weblink.Links
-	if err := links.UnmarshalJSON(doc); err != nil {
+	links, err := weblink.ParseLinksetJSON(doc)
+	if err != nil {
 		fmt.Println(err)
 	}
 	for _, l := range links {
 		fmt.Printf("%s %v %s title=%q lang=%q\n", l.Anchor, l.Rel, l.Target, l.Title, l.TitleLang)
 	}
 
-	err := links.UnmarshalJSON([]byte(`{"linkset": [{"next": [{"type": "text/html"}]}]}`))
+	_, err = weblink.ParseLinksetJSON([]byte(`{"linkset": [{"next": [{"type": "text/html"}]}]}`))
 	fmt.Println(errors.Is(err, weblink.ErrInvalidLinkset))
 	fmt.Println(err)
 	// Output:
@@ -136,8 +136,7 @@ func ExampleLinksetHandler() {
 // the offset from the *LinksetError.
 func ExampleLinksetError() {
 	doc := []byte(`{"linkset": [{"next": [{"href": "/a", "title": 7}]}]}`)
-	var links weblink.Links
-	err := links.UnmarshalJSON(doc)
+	_, err := weblink.ParseLinksetJSON(doc)
 	var le *weblink.LinksetError
 	if errors.As(err, &le) {
 		fmt.Println(le.Path)

@@ -155,9 +155,8 @@ func ExampleLink_Validate_errInvalidLink() {
 
 // ErrInvalidLinkset is wrapped by every error of the linkset JSON reader
 // and writer.
-func ExampleLinks_UnmarshalJSON_errInvalidLinkset() {
-	var ls weblink.Links
-	err := ls.UnmarshalJSON([]byte(`{"linkset": {}}`))
+func ExampleParseLinksetJSON_errInvalidLinkset() {
+	_, err := weblink.ParseLinksetJSON([]byte(`{"linkset": {}}`))
 	fmt.Println(errors.Is(err, weblink.ErrInvalidLinkset))
 	// Output:
 	// true

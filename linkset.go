@@ -12,12 +12,12 @@ const (
 	// §4.1, which FormatLinkset writes and ParseLinkset reads.
 	LinksetType = "application/linkset"
 	// LinksetJSONType is the media type of the JSON format of RFC 9264
-	// §4.2, which Links.MarshalJSON writes and Links.UnmarshalJSON reads.
+	// §4.2, which FormatLinksetJSON writes and ParseLinksetJSON reads.
 	LinksetJSONType = "application/linkset+json"
 )
 
-// ErrInvalidLinkset is wrapped by every error of [Links.UnmarshalJSON] (a
-// document that breaks a rule of RFC 9264 §4.2) and of [Links.MarshalJSON] (a
+// ErrInvalidLinkset is wrapped by every error of [ParseLinksetJSON] (a
+// document that breaks a rule of RFC 9264 §4.2) and of [FormatLinksetJSON] (a
 // link that the JSON format cannot represent). Test for it with errors.Is.
 var ErrInvalidLinkset = errors.New("weblink: invalid linkset")
 

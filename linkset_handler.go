@@ -13,7 +13,7 @@ import (
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
 // resource (RFC 9264 §6, §7), in the format the request's Accept field asks
-// for: application/linkset+json (MarshalJSON, with a final newline) or
+// for: application/linkset+json (FormatLinksetJSON, with a final newline) or
 // application/linkset ([FormatLinkset]). Publishing a linkset takes two lines:
 //
 //	mux.Handle("/links/resource1", weblink.LinksetHandler(links))
@@ -36,8 +36,8 @@ import (
 //
 // The handler serves ls as it is when LinksetHandler is called, so later
 // changes to ls do not show. When ls cannot be written as JSON (see
-// MarshalJSON) every request gets 500 Internal Server Error with the reason
-// in the body: check ls with MarshalJSON first when it does not come from
+// FormatLinksetJSON) every request gets 500 Internal Server Error with the reason
+// in the body: check ls with [FormatLinksetJSON] first when it does not come from
 // your own code.
 func LinksetHandler(ls Links) http.Handler { return newLinksetHandler(ls, "") }
 
@@ -46,7 +46,7 @@ func LinksetHandler(ls Links) http.Handler { return newLinksetHandler(ls, "") }
 // not "".
 func newLinksetHandler(ls Links, profile string) *linksetHandler {
 	h := &linksetHandler{}
-	js, err := ls.MarshalJSON()
+	js, err := FormatLinksetJSON(ls)
 	if err != nil {
 		h.err = err
 		return h

@@ -8,7 +8,7 @@ import (
 
 func TestLinksetHandler(t *testing.T) {
 	ls := figure8Links()
-	js, _ := ls.MarshalJSON()
+	js, _ := FormatLinksetJSON(ls)
 	jsonBody := string(js) + "\n"
 	textBody := string(FormatLinkset(ls))
 	h := LinksetHandler(ls)

@@ -14,7 +14,7 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// MarshalJSON returns ls as an application/linkset+json document (RFC 9264
+// FormatLinksetJSON returns ls as an application/linkset+json document (RFC 9264
 // §4.2), indented for reading, and byte for byte the same for the same
 // ls:
 //
@@ -46,9 +46,8 @@ import (
 // holds whitespace or is "anchor", a [Param] named "href" or with a name that
 // Link.String would leave out, and a language tag that is not well-formed.
 //
-// encoding/json compacts the output of MarshalJSON; call it directly, or use
-// [LinksetHandler], to keep the indentation.
-func (ls Links) MarshalJSON() ([]byte, error) {
+// [LinksetHandler] serves it.
+func FormatLinksetJSON(ls Links) ([]byte, error) {
 	for i, l := range ls {
 		if err := l.checkLinkset(); err != nil {
 			return nil, &LinksetError{Offset: -1, Link: i, Msg: err.Error(), target: l.Target}
@@ -124,7 +123,7 @@ func checkLang(lang string) bool {
 	return lang == "" || validLanguage(lang)
 }
 
-// contextGroup is a link context object of MarshalJSON: the links of one
+// contextGroup is a link context object of FormatLinksetJSON: the links of one
 // anchor, by relation type.
 type contextGroup struct {
 	anchor string
@@ -159,7 +158,7 @@ func groupContexts(ls Links) []contextGroup {
 			}
 			// Grouped by the member name as written: relation types that
 			// differ only in bytes that are not UTF-8 are one member, never
-			// two that UnmarshalJSON rejects as duplicates (#11).
+			// two that ParseLinksetJSON rejects as duplicates (#11).
 			r = validText(ascii.Lower(r))
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
@@ -195,7 +194,7 @@ func validText(s string) string {
 
 // groupParams returns ps with the Params of each name together, names in
 // order of first appearance and the values of one name in their order: the
-// order MarshalJSON writes them in and UnmarshalJSON returns them in. It
+// order FormatLinksetJSON writes them in and ParseLinksetJSON returns them in. It
 // returns ps itself when it is already grouped.
 func groupParams(ps []Param) []Param {
 	rank := make(map[string]int, len(ps))
@@ -218,7 +217,7 @@ func groupParams(ps []Param) []Param {
 	return out
 }
 
-// jsonWriter builds the indented JSON of MarshalJSON.
+// jsonWriter builds the indented JSON of FormatLinksetJSON.
 type jsonWriter struct {
 	buf bytes.Buffer
 	enc *json.Encoder
@@ -319,11 +318,11 @@ func (w *jsonWriter) extValue(value, lang string) {
 	w.raw(" }")
 }
 
-// UnmarshalJSON sets *ls to the links of an application/linkset+json
+// ParseLinksetJSON returns the links of an application/linkset+json
 // document (RFC 9264 §4.2): one Link for each link target object, that is,
 // for each (context, relation type, target), in document order. Each Link
 // has one relation type, lower-cased; its Anchor is that of its context
-// object ("" without one); its Params come grouped by name as MarshalJSON
+// object ("" without one); its Params come grouped by name as FormatLinksetJSON
 // writes them.
 //
 // It accepts every shape §4.2 allows and rejects what its MUSTs forbid, with
@@ -354,20 +353,18 @@ func (w *jsonWriter) extValue(value, lang string) {
 // Value and Lang.
 //
 // Round trips compare as sets of links, relation by relation: for [Links] in
-// the form [Parse] produces, UnmarshalJSON of MarshalJSON gives back each Link
+// the form [Parse] produces, ParseLinksetJSON of FormatLinksetJSON gives back each Link
 // once per relation type, grouped by Anchor and then by relation type in
 // order of first appearance, without Rev, with Target and Anchor written as
-// URI references and Params grouped by name. Links that UnmarshalJSON
+// URI references and Params grouped by name. Links that ParseLinksetJSON
 // returns are already in that form, so for them the round trip is exact.
 //
-// On error *ls is left unchanged. Following the convention of
-// encoding/json, the JSON literal null leaves *ls unchanged too.
-func (ls *Links) UnmarshalJSON(b []byte) error {
-	if string(bytes.TrimSpace(b)) == "null" {
-		return nil
-	}
+// Links has no JSON methods of its own: a struct field of type Links
+// encodes as a JSON array, as any slice does. ParseLinksetJSON and
+// [FormatLinksetJSON] read and write the linkset document.
+func ParseLinksetJSON(b []byte) (Links, error) {
 	if !utf8.Valid(b) {
-		return &LinksetError{Offset: int64(invalidUTF8At(b)), Link: -1, Msg: "the document is not UTF-8, which RFC 9264 §4.2 requires"}
+		return nil, &LinksetError{Offset: int64(invalidUTF8At(b)), Link: -1, Msg: "the document is not UTF-8, which RFC 9264 §4.2 requires"}
 	}
 	r := jsonReader{dec: json.NewDecoder(bytes.NewReader(b))}
 	r.dec.UseNumber() // numbers are errors; do not convert them
@@ -376,10 +373,9 @@ func (ls *Links) UnmarshalJSON(b []byte) error {
 		if le, ok := err.(*LinksetError); ok {
 			le.Offset = tokenStart(b, r.last)
 		}
-		return err
+		return nil, err
 	}
-	*ls = out
-	return nil
+	return out, nil
 }
 
 // tokenStart returns the offset of the token that starts at or after
@@ -409,23 +405,23 @@ func invalidUTF8At(b []byte) int {
 	return len(b)
 }
 
-// LinksetError reports why [Links.UnmarshalJSON] rejected an
-// application/linkset+json document, or why [Links.MarshalJSON] cannot write
+// LinksetError reports why [ParseLinksetJSON] rejected an
+// application/linkset+json document, or why [FormatLinksetJSON] cannot write
 // a link. errors.Is(err, [ErrInvalidLinkset]) finds every *LinksetError, and
 // errors.As gives its position, so that a program can point at the problem
 // without reading the message.
 type LinksetError struct {
 	// Path is where in the document the problem is, as a JSON path such
 	// as linkset[0].next[1].href; "" when the problem is the document as a
-	// whole (not UTF-8, not JSON) or when MarshalJSON reports it.
+	// whole (not UTF-8, not JSON) or when FormatLinksetJSON reports it.
 	Path string
 	// Offset is the byte offset in the document of the token at which
-	// UnmarshalJSON found the problem (json.Decoder.InputOffset; for a
+	// ParseLinksetJSON found the problem (json.Decoder.InputOffset; for a
 	// missing member, the "}" that closes its object), of the JSON syntax
-	// error, or of the first byte that is not UTF-8; -1 for MarshalJSON.
+	// error, or of the first byte that is not UTF-8; -1 for FormatLinksetJSON.
 	Offset int64
-	// Link is the index of the link that MarshalJSON cannot write; -1 for
-	// UnmarshalJSON.
+	// Link is the index of the link that FormatLinksetJSON cannot write; -1 for
+	// ParseLinksetJSON.
 	Link int
 	// Msg says what is wrong and what to write instead.
 	Msg string

@@ -44,9 +44,6 @@ func TestMarshalJSONLayout(t *testing.T) {
 	if got := marshalLinks(t, nil); string(got) != "{\n  \"linkset\": []\n}" {
 		t.Errorf("MarshalJSON(nil) = %s", got)
 	}
-	if got, err := json.Marshal(ls[:1]); err != nil || !bytes.Contains(got, []byte(`{"linkset":[{"next":[`)) {
-		t.Errorf("json.Marshal = %s, %v; want the compacted document", got, err)
-	}
 }
 
 func TestMarshalJSONErrors(t *testing.T) {
@@ -66,13 +63,9 @@ func TestMarshalJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ls := Links{{Target: "/ok", Rel: []string{"self"}}, tt.link}
-		_, err := ls.MarshalJSON()
+		_, err := FormatLinksetJSON(ls)
 		if err == nil || err.Error() != prefix+tt.want || !errors.Is(err, ErrInvalidLinkset) {
 			t.Errorf("MarshalJSON(%+v) error:\n got %v\nwant %s", tt.link, err, prefix+tt.want)
-		}
-		_, err = json.Marshal(ls)
-		if !errors.Is(err, ErrInvalidLinkset) {
-			t.Errorf("json.Marshal(%+v) error = %v, want one wrapping ErrInvalidLinkset", tt.link, err)
 		}
 	}
 }
@@ -105,12 +98,12 @@ func TestMarshalJSONInvalidUTF8Rel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			js, err := tt.ls.MarshalJSON()
+			js, err := FormatLinksetJSON(tt.ls)
 			if err != nil {
 				t.Fatalf("MarshalJSON: %v", err)
 			}
-			var got Links
-			if err := got.UnmarshalJSON(js); err != nil {
+			got, err := ParseLinksetJSON(js)
+			if err != nil {
 				t.Fatalf("UnmarshalJSON of MarshalJSON: %v\n%s", err, js)
 			}
 			if d := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); d != "" {
@@ -176,9 +169,7 @@ func TestUnmarshalJSONErrors(t *testing.T) {
 		{`{"linkset": [{"next": [{"href": "/%zz"}]}]}`, `linkset[0].next[0].href: "/%zz" is not a URI reference (RFC 3986): percent-encode the byte "%" at offset 1`},
 	}
 	for _, tt := range tests {
-		before := Links{{Target: "/unchanged"}}
-		ls := before
-		err := ls.UnmarshalJSON([]byte(tt.in))
+		ls, err := ParseLinksetJSON([]byte(tt.in))
 		want := "weblink: invalid linkset: " + tt.want
 		if err == nil || err.Error() != want {
 			t.Errorf("UnmarshalJSON(%s) error:\n got %v\nwant %s", tt.in, err, want)
@@ -187,8 +178,8 @@ func TestUnmarshalJSONErrors(t *testing.T) {
 		if !errors.Is(err, ErrInvalidLinkset) {
 			t.Errorf("UnmarshalJSON(%s) error %v does not wrap ErrInvalidLinkset", tt.in, err)
 		}
-		if !cmp.Equal(before, ls) {
-			t.Errorf("UnmarshalJSON(%s) changed the Links to %v", tt.in, ls)
+		if ls != nil {
+			t.Errorf("ParseLinksetJSON(%s) returned links %v with its error", tt.in, ls)
 		}
 	}
 }
@@ -196,8 +187,7 @@ func TestUnmarshalJSONErrors(t *testing.T) {
 // TestUnmarshalJSONSyntaxErrorWrapped checks that errors.As finds the
 // encoding/json error behind an invalid-JSON error.
 func TestUnmarshalJSONSyntaxErrorWrapped(t *testing.T) {
-	var ls Links
-	err := ls.UnmarshalJSON([]byte(`{"linkset": [}`))
+	_, err := ParseLinksetJSON([]byte(`{"linkset": [}`))
 	var se *json.SyntaxError
 	if !errors.As(err, &se) || se.Offset != 13 {
 		t.Errorf("error = %v, want one wrapping a *json.SyntaxError at offset 13", err)
@@ -257,14 +247,11 @@ func TestUnmarshalJSONShapes(t *testing.T) {
 	}
 }
 
-func TestUnmarshalJSONNull(t *testing.T) {
-	ls := Links{{Target: "/kept", Rel: []string{"next"}}}
-	if err := json.Unmarshal([]byte(`null`), &ls); err != nil || len(ls) != 1 {
-		t.Errorf("json.Unmarshal(null) = %v, links %v; want no error, links unchanged", err, ls)
-	}
-	var doc struct{ Links Links }
-	if err := json.Unmarshal([]byte(`{"Links": {"linkset": [{"next": [{"href": "/n"}]}]}}`), &doc); err != nil || len(doc.Links) != 1 {
-		t.Errorf("json.Unmarshal into a struct field = %v, %v", doc.Links, err)
+// TestParseLinksetJSONNull: null is not a linkset document (RFC 9264 §4.2.1
+// wants an object).
+func TestParseLinksetJSONNull(t *testing.T) {
+	if ls, err := ParseLinksetJSON([]byte(`null`)); !errors.Is(err, ErrInvalidLinkset) || ls != nil {
+		t.Errorf("ParseLinksetJSON(null) = %v, %v; want ErrInvalidLinkset", ls, err)
 	}
 }
 
@@ -277,8 +264,8 @@ func FuzzLinksetJSON(f *testing.F) {
 		f.Add(file.data)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		var ls Links
-		if err := ls.UnmarshalJSON(doc); err != nil {
+		ls, err := ParseLinksetJSON(doc)
+		if err != nil {
 			if !errors.Is(err, ErrInvalidLinkset) {
 				t.Fatalf("error %v does not wrap ErrInvalidLinkset", err)
 			}
@@ -308,7 +295,7 @@ func FuzzMarshalJSON(f *testing.F) {
 		ls = append(ls, Link{Target: target, Rel: []string{rel1, rel2}, Anchor: anchor, Title: title, TitleLang: titleLang,
 			Params: []Param{{Name: pname, Value: pvalue, Lang: plang}, {Name: "q", Value: pvalue}}})
 		for _, batch := range []Links{ls, ls[len(ls)-1:]} {
-			js, err := batch.MarshalJSON()
+			js, err := FormatLinksetJSON(batch)
 			if err != nil {
 				if !errors.Is(err, ErrInvalidLinkset) {
 					t.Fatalf("error %v does not wrap ErrInvalidLinkset", err)
@@ -316,7 +303,7 @@ func FuzzMarshalJSON(f *testing.F) {
 				continue
 			}
 			var back Links
-			if err := back.UnmarshalJSON(js); err != nil {
+			if back, err = ParseLinksetJSON(js); err != nil {
 				t.Fatalf("UnmarshalJSON rejects what MarshalJSON wrote: %v\n%s", err, js)
 			}
 			if d := cmp.Diff(jsonEquivalent(batch), back, cmpopts.EquateEmpty()); d != "" {
@@ -343,8 +330,7 @@ func TestLinksetErrorPosition(t *testing.T) {
 	} {
 		at := strings.IndexByte(tt.doc, '|')
 		doc := tt.doc[:at] + tt.doc[at+1:]
-		var ls Links
-		err := ls.UnmarshalJSON([]byte(doc))
+		_, err := ParseLinksetJSON([]byte(doc))
 		var le *LinksetError
 		if !errors.As(err, &le) {
 			t.Errorf("UnmarshalJSON(%s) = %v, want a *LinksetError", doc, err)
@@ -355,16 +341,40 @@ func TestLinksetErrorPosition(t *testing.T) {
 		}
 	}
 	// Invalid JSON wraps the decoder's error.
-	var ls Links
 	var se *json.SyntaxError
-	if err := ls.UnmarshalJSON([]byte(`{"linkset": x}`)); !errors.As(err, &se) {
+	if _, err := ParseLinksetJSON([]byte(`{"linkset": x}`)); !errors.As(err, &se) {
 		t.Errorf("invalid JSON: %v does not wrap a *json.SyntaxError", err)
 	}
 	// MarshalJSON names the link by its index.
-	_, err := Links{{Target: "/a", Rel: []string{"next"}}, {Target: "/b"}}.MarshalJSON()
+	_, err := FormatLinksetJSON(Links{{Target: "/a", Rel: []string{"next"}}, {Target: "/b"}})
 	var le *LinksetError
 	if !errors.As(err, &le) || le.Link != 1 || le.Offset != -1 || le.Path != "" || !strings.HasPrefix(le.Msg, "has no relation type") ||
 		err.Error() != `weblink: invalid linkset: link 1 (target "/b"): `+le.Msg {
 		t.Errorf("MarshalJSON: %#v", err)
+	}
+}
+
+// TestLinksFieldIsPlainJSON: a struct field of type Links encodes and
+// decodes as the JSON array of its Links, as any slice does. Before Links
+// lost its JSON methods it encoded as {"links":{"linkset":[]}} and an array
+// failed to decode.
+func TestLinksFieldIsPlainJSON(t *testing.T) {
+	type page struct {
+		Links Links `json:"links"`
+	}
+	in := page{Links: Links{{Target: "/b", Rel: []string{"next"}}}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), `{"links":[{"Target":"/b"`) {
+		t.Errorf("json.Marshal = %s, want the Links as an array of objects", b)
+	}
+	var out page
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("json.Unmarshal(%s): %v", b, err)
+	}
+	if d := cmp.Diff(in, out); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
 	}
 }

@@ -95,7 +95,7 @@ func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
 // PageOption configures [Pages] and [Items]. Create one with [MaxPages],
 // [AllowCrossOrigin], [BeforeNext], [WaitRateLimits],
-// [RateLimiter.PageOption] or [Parallel].
+// [RateLimiter.PageOption] or [Parallel]. A nil PageOption is ignored.
 type PageOption func(*pageConfig)
 
 type pageConfig struct {
@@ -235,7 +235,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) PageOptio
 func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...PageOption) iter.Seq2[*http.Response, error] {
 	var cfg pageConfig
 	for _, opt := range opts {
-		opt(&cfg)
+		if opt != nil { // a nil Option is ignored
+			opt(&cfg)
+		}
 	}
 	if client == nil {
 		client = http.DefaultClient

@@ -258,7 +258,7 @@ func TestAPICatalogBytes(t *testing.T) {
 			for i := range 16 {
 				ls = append(ls, weblink.Link{Target: fmt.Sprintf("/c%d", i), Rel: []string{"api-catalog"}, Anchor: "/"})
 			}
-			b, _ := ls.MarshalJSON()
+			b, _ := weblink.FormatLinksetJSON(ls)
 			w.Write(b)
 			return
 		}

@@ -32,7 +32,7 @@ const defaultMaxBytes = 4 << 20
 var ErrTruncated = errors.New("discover: body cut at MaxBytes")
 
 // Option configures HTML and Links. Create one with [Hyperlinks],
-// [MaxBytes] or [FollowLinksets].
+// [MaxBytes] or [FollowLinksets]. A nil Option is ignored.
 type Option func(*config)
 
 type config struct {
@@ -45,7 +45,9 @@ type config struct {
 func configure(opts []Option) config {
 	var cfg config
 	for _, opt := range opts {
-		opt(&cfg)
+		if opt != nil { // a nil Option is ignored
+			opt(&cfg)
+		}
 	}
 	return cfg
 }
@@ -287,7 +289,7 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 	if mediaType == weblink.LinksetType {
 		links, err = weblink.ParseLinkset(doc)
 	} else {
-		err = links.UnmarshalJSON(doc)
+		links, err = weblink.ParseLinksetJSON(doc)
 	}
 	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {
 		return // an ordinary JSON resource, not a linkset (rule 31)

@@ -568,3 +568,21 @@ func TestWebSubDiscovery(t *testing.T) {
 		})
 	}
 }
+
+// TestNilOption: a nil Option is ignored; it was a nil dereference.
+func TestNilOption(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", `</a>; rel="next"`)
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<link rel="me" href="/me">`)
+	}))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL, nil)
+	links, err := Links(context.Background(), srv.Client(), req, nil, MaxBytes(1<<20), nil)
+	if err != nil || len(links) != 2 {
+		t.Errorf("Links with nil options = %v, %v; want 2 links", links, err)
+	}
+	if links, err := HTML(strings.NewReader(`<link rel="me" href="/me">`), nil, nil); err != nil || len(links) != 1 {
+		t.Errorf("HTML with a nil option = %v, %v; want 1 link", links, err)
+	}
+}

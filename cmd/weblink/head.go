@@ -146,8 +146,7 @@ func hostsByDefault(links weblink.Links) weblink.Links {
 // parseLinkset parses a linkset+json document and reports what makes it
 // invalid.
 func (c *command) parseLinkset(doc *document) weblink.Links {
-	var links weblink.Links
-	err := links.UnmarshalJSON(doc.text)
+	links, err := weblink.ParseLinksetJSON(doc.text)
 	var le *weblink.LinksetError
 	switch {
 	case errors.As(err, &le) && le.Offset >= 0:

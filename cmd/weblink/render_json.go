@@ -97,12 +97,12 @@ func isTerminalFormat(r rune) bool {
 // links in the document.
 func (j *linksetJSON) write(c *command) (written int, err error) {
 	written = len(j.collected)
-	doc, err := j.collected.MarshalJSON()
+	doc, err := weblink.FormatLinksetJSON(j.collected)
 	if err != nil {
 		var ok weblink.Links
 		left := 0 // links left out
 		for _, l := range j.collected {
-			_, err := (weblink.Links{l}).MarshalJSON()
+			_, err := weblink.FormatLinksetJSON(weblink.Links{l})
 			var le *weblink.LinksetError
 			if errors.As(err, &le) {
 				if left++; left <= maxReported {
@@ -119,7 +119,7 @@ func (j *linksetJSON) write(c *command) (written int, err error) {
 		if more := left - maxReported; more > 0 {
 			c.errorf("-json leaves out %d more %s", more, plural(more, "link"))
 		}
-		if doc, err = ok.MarshalJSON(); err != nil {
+		if doc, err = weblink.FormatLinksetJSON(ok); err != nil {
 			return 0, err
 		}
 		written = len(ok)
