@@ -466,16 +466,16 @@ func TestCheckManyParseProblems(t *testing.T) {
 // and for the units of TestCheckHostile (rule 33).
 func TestCheckMemoryBound(t *testing.T) {
 	const n = 1 << 20
-	shapes := slices.Clone(memoryShapes)
+	shapes := slices.Clone(memtest.Shapes)
 	for _, unit := range []string{",", "</a>; rel=next, ", "; rel", "</a>; rel=preload, ", "</a b>; hreflang=x_y; rel=Next, ", `; x*=bad`, `"`, "; rel = a b"} {
 		shapes = append(shapes, struct {
-			name  string
-			build func(n int) string
+			Name  string
+			Build func(n int) string
 		}{"unit " + unit, func(n int) string { return "</a>" + strings.Repeat(unit, n/len(unit)) }})
 	}
 	for _, tc := range shapes {
-		t.Run(tc.name, func(t *testing.T) {
-			in := tc.build(n)
+		t.Run(tc.Name, func(t *testing.T) {
+			in := tc.Build(n)
 			var ps []Problem
 			perByte := float64(memtest.Allocated(func() { ps = Check(in) })) / float64(len(in))
 			t.Logf("Check: %.1f B/B, %d problems", perByte, len(ps))

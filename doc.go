@@ -24,24 +24,17 @@
 // a next link anchored at another resource. [Parse] reads one field value
 // and [ParseHeader] every Link line of an http.Header.
 //
-// Page through an API: [Pages] yields each page's response, [Items] the
-// decoded items of every page. A page's body is closed when the loop body
-// returns, so read it there; next links are followed on the first page's
-// origin only, and its credentials are never sent to another origin:
+// Page through an API with package
+// [github.com/weblinking/weblink/paging], which follows next links safely
+// (same origin, credentials kept to it, loops, rate limits, resuming):
 //
-//	for issue, err := range weblink.Items(ctx, nil, req, weblink.JSONItems[Issue],
-//		weblink.WaitRateLimits(10*time.Minute)) {
+//	for issue, err := range paging.Items(ctx, nil, req, paging.JSONItems[Issue],
+//		paging.WaitRateLimits(10*time.Minute)) {
 //		if err != nil {
 //			return err
 //		}
 //		handle(issue)
 //	}
-//
-// A refused page ends the loop with a [*StatusError] that carries the
-// response's header and the start of its body. For long runs, share one
-// [RateLimiter] between the iterations that use one token, and resume from
-// [BeforeNext]'s next URL after a crash; [Parallel] requests the pages of a
-// page-numbered API (one with a rel="last" link) n at a time, in order.
 //
 // Serve links: [Add] writes a Link field line that no value can break out
 // of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
@@ -54,7 +47,7 @@
 // The middlewares send their 103 over HTTP/2 only, unless [EarlyHintsHTTP1]
 // says the proxy in front passes a 103 on; [MaxLinkBytes], outermost,
 // keeps Link fields within a proxy's header buffer and reports what it
-// drops; [APICatalog] serves an RFC 9727 API catalog.
+// drops; [APICatalogHandler] serves an RFC 9727 API catalog.
 //
 // Lint what a server sends: [Check] reports, with byte offsets, what RFC
 // 8288 forbids senders and what will not work as meant (a preload without
@@ -182,16 +175,6 @@
 //  15. Writing always uses UTF-8 and escapes every byte that is not an
 //     attr-char as upper-case %HH, so that ParseExtValue(v.String()) gives
 //     v back with Charset "UTF-8".
-//
-// # Paging
-//
-// [Pages] follows rel="next" from page to page as an iterator, with the
-// safety checks an API client needs (loops, schemes, origins, credentials,
-// page limits); [NextURL] gives the next page of one response. [Items]
-// yields the items of every page instead of the responses ([JSONItems]
-// decodes a JSON array), and [WaitRateLimits] makes either wait out the
-// rate limits of GitHub, GitLab and Retry-After instead of failing.
-// [Links.AllRel] gives every link of a relation type, not only the first.
 //
 // # Writing links
 //
@@ -381,126 +364,13 @@
 //     reused memory ([Parser]). Before, hostile input cost Check up to 243
 //     bytes a byte.
 //
-// # Long runs: rate limits, errors, resuming
-//
-//  40. With [WaitRateLimits], a refusal that says how long to wait
-//     (Retry-After, or a remaining count of 0 and a reset) is waited that
-//     long. A 429 that says neither, and a 403 whose body's first 2 KiB
-//     hold "rate limit" (ASCII case-insensitive; also when
-//     X-RateLimit-Remaining is above 0), are backed off as GitHub documents
-//     for its secondary rate limits: 60 s before the first retry of that
-//     page, doubled for each further such refusal of the same page (60,
-//     120, 240 s...); refusals that said how long do not count. A 503
-//     without Retry-After stays an error. Every wait is within maxWait and
-//     the 10 retries of a page; a wait that would pass maxWait is not slept.
-//     The 2 KiB read to recognise a 403 is put back: a response yielded
-//     with an error reads from its first byte.
-//  41. A [RateLimiter] is WaitRateLimits shared by every iteration given
-//     its [RateLimiter.PageOption], concurrent or later: what one of them
-//     learns (a Retry-After, a reset, a backoff of rule 40, a 2xx page
-//     saying the limit is spent) is a time T until which the API is limited,
-//     and every request of every one of them, the first included, waits
-//     until T. Each iteration's own waits still add up to at most maxWait;
-//     a wait that would pass it ends the iteration at once with
-//     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
-//  42. A [*StatusError] carries the response's Header and the first 2 KiB
-//     of its Body (nil when empty), read before the response is yielded;
-//     [Pages] puts them back in front of the rest, so that resp.Body in the
-//     loop still reads from byte 0 (a server that takes more than a second
-//     to send them has the body cut where it was), and [Items], which closes
-//     the body, leaves them in the error. A larger body costs 2 KiB, no
-//     more. [StatusError.Error] shows neither: they are the peer's raw text.
-//  43. Resuming: [BeforeNext] runs once the loop body has taken every item
-//     of the previous page, and its next.URL is the checkpoint of a long
-//     run: a new [Pages] or [Items] on a request for that URL yields the
-//     rest, no item of a finished page again. The page under way when a run
-//     stopped is requested again whole, so its first items come twice: make
-//     what the loop body does idempotent, or commit a page's effects with
-//     the checkpoint.
-//  44. What a peer sends cannot stretch a run: a Retry-After or reset that
-//     is negative, not a number (1e300, NaN) or past time.Duration is no
-//     wait or a wait no maxWait allows (never slept); Retry-After: 0 again
-//     and again ends after 10 retries of the page; the sum of one
-//     iteration's waits never passes its maxWait; the body read ahead is
-//     at most 2 KiB, for at most a second; every wait ends when ctx or
-//     req.Context() is done.
-//
-// # Parallel pages
-//
-// [Parallel](n) lets [Pages] and [Items] request up to n pages at a time
-// when an API numbers its pages, as GitHub, GitLab and json-server do, and
-// still yield them one at a time, in order:
-//
-//  45. A series is predicted only when n > 1 and the first page has a
-//     rel="last" link (whose context is the page, as for rel="next") whose
-//     URL is that of the page's next link but for the value of one query
-//     parameter, both values decimal integers without a sign or leading
-//     zero, the next link's at most the last link's, and the next link's
-//     one more than the current page's (a current URL without that
-//     parameter is page 1). The URL of page k is then the next link with k
-//     as that value. Anything else (no last link, a cursor, a last link on
-//     another origin, scheme, host or path, two values that differ) is
-//     paged one page at a time, as without Parallel.
-//  46. The pages from next to last are requested with at most n in flight
-//     (n above 64 is 64; a sliding window: a last page of 10^12 schedules
-//     no more than n ahead) and yielded in page order; a slow page holds up its place in
-//     the order, not the requests of the others. At most n responses wait,
-//     unread, to be yielded, each holding its connection. The requests are
-//     made by up to n goroutines, which the caller asks for by giving
-//     Parallel; breaking out of the loop (or a panic in it) cancels the
-//     requests in flight and closes their bodies, and no goroutine outlives
-//     the iteration; a panic of the client (its RoundTripper or
-//     CheckRedirect) for a page requested ahead is raised in the loop, in
-//     that page's place, as one page at a time raises it. When ctx or req.Context() is done, a page received
-//     but not yet yielded (its body cut) is not yielded: the context's
-//     error ends the iteration in its place. A predicted page is compared with the next link of the
-//     page before it as the server wrote it, and parsed only when the text
-//     differs, so that a page costs no more allocations than one page at a
-//     time but the query of its predicted URL.
-//  47. Each predicted page is checked as a followed next link is (scheme,
-//     origin, loops, credentials only to req's origin; its redirects under
-//     the same rules; one that leads to a page visited or requested ahead
-//     ends the prediction there, as if its next link were not the one
-//     predicted, so that a loop is found as one page at a time finds it),
-//     and its own next link must be the URL predicted for
-//     the page after it, as written. When it is not (the collection
-//     changed: a new snapshot, a page that is now the last, a last page
-//     that now has a next link), the pages requested after it are
-//     discarded unread (requests cancelled, bodies closed, no longer
-//     counted as visited, under the URL predicted nor the one BeforeNext
-//     gave them) once the loop body is done with that page, whose body is
-//     read whole, and paging goes on from its own next link, one page at a
-//     time. The body of a predicted page that the loop body leaves unread
-//     is drained as one page at a time drains it, for at most a second:
-//     a drain cut short cancels the requests ahead too (they share a
-//     context), which are discarded, and paging goes on from that page's
-//     own next link, one page at a time. A refused page that a rate limit
-//     makes Pages request again is closed undrained. A page that is not 2xx, or any other error, ends the
-//     iteration in its place, as it would one page at a time.
-//  48. [MaxPages](m) counts yielded pages: no page beyond m is requested.
-//     With [WaitRateLimits] or a [RateLimiter], a page refused by a rate
-//     limit, or a 2xx page whose remaining count is 0, pauses every request
-//     not yet sent until the time the server gave (rules 40 and 41; the
-//     refused page is then requested again). Requests of the iteration
-//     waiting at once for the same time are charged to maxWait once: the
-//     iteration's waits are the time it was paused, in all. When a pause
-//     would pass maxWait, no more requests are sent, and the first page in
-//     order that was refused or not sent ends the iteration with
-//     [ErrRateLimited].
-//  49. [BeforeNext] runs in the goroutine that ranges over the sequence,
-//     for each request before it is sent, which is ahead of the loop body:
-//     its prev is the latest page received in order (whose body it must not
-//     read). The checkpoint from which to resume a stopped iteration is
-//     therefore [NextURL] of the last page the loop body finished, not the
-//     latest request BeforeNext saw.
-//
 // # API catalogs
 //
-//  50. [APICatalog] serves an API catalog (RFC 9727 §4): the links as a
+//  50. [APICatalogHandler] serves an API catalog (RFC 9727 §4): the links as a
 //     linkset in application/linkset+json, the format RFC 9727 §4.2
 //     requires, with profile="https://www.rfc-editor.org/info/rfc9727" on
 //     the media type (RFC 9264 §5).
-//  51. A link without Anchor gets the publisher given to APICatalog as its
+//  51. A link without Anchor gets the publisher given to APICatalogHandler as its
 //     context; a link with an Anchor keeps it (RFC 9727 Appendix A puts an
 //     API's service-desc and service-doc links under the API's URL).
 //  52. Requests are answered as [LinksetHandler] answers them: Accept
@@ -515,6 +385,6 @@
 //     http.StripPrefix. A path that starts with "//" is written "/.//..."
 //     (the same path, RFC 3986 §5.2.4), never as a reference to another
 //     host.
-//  54. The catalog is what APICatalog was given when it was called: the
+//  54. The catalog is what APICatalogHandler was given when it was called: the
 //     links are copied, and later changes to them do not show.
 package weblink

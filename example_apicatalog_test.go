@@ -8,14 +8,14 @@ import (
 	"github.com/weblinking/weblink"
 )
 
-func ExampleAPICatalog() {
+func ExampleAPICatalogHandler() {
 	apis := weblink.Links{
 		{Target: "https://developer.example.com/apis/foo_api", Rel: []string{"item"}},
 		{Target: "https://developer.example.com/apis/foo_api/openapi.json", Rel: []string{"service-desc"},
 			Anchor: "https://developer.example.com/apis/foo_api", Type: "application/vnd.oai.openapi+json"},
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://www.example.com/.well-known/api-catalog", apis))
+	mux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://www.example.com/.well-known/api-catalog", apis))
 
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequest("HEAD", "/.well-known/api-catalog", nil))

@@ -1,13 +1,11 @@
 package weblink_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"time"
 
 	"github.com/weblinking/weblink"
 )
@@ -173,22 +171,4 @@ func ExampleEarlyHints_errHeadersWritten() {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	// Output:
 	// true
-}
-
-// ErrRateLimited ends a WaitRateLimits iteration whose waits would pass
-// maxWait: here the server asks for an hour, and the iteration gives up at
-// once instead of sleeping.
-func ExampleWaitRateLimits_errRateLimited() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "3600")
-		w.WriteHeader(http.StatusTooManyRequests)
-	}))
-	defer srv.Close()
-	req, _ := http.NewRequest("GET", srv.URL+"/items", nil)
-	for _, err := range weblink.Pages(context.Background(), nil, req, weblink.WaitRateLimits(time.Minute)) {
-		var se *weblink.StatusError
-		fmt.Println(errors.Is(err, weblink.ErrRateLimited), errors.As(err, &se) && se.StatusCode == 429)
-	}
-	// Output:
-	// true true
 }

@@ -1,10 +1,8 @@
 package weblink
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"runtime/debug"
@@ -117,44 +115,6 @@ func TestErrorSizeBounded(t *testing.T) {
 	}
 }
 
-// memoryShapes are inputs built to make the parser allocate much for little
-// input: short link-values (a Link is 192 bytes), valueless parameters, and
-// shapes where a count of "<" or of commas would guess the number of
-// link-values wrong. build returns about n bytes.
-var memoryShapes = []struct {
-	name  string
-	build func(n int) string
-}{
-	{"empty link-values", func(n int) string { return strings.Repeat("<>,", n/3) }},
-	{"valueless parameters", func(n int) string { return strings.Repeat("<a>;x,", n/6) }},
-	{"short links then parameters", func(n int) string {
-		return strings.Repeat("<>,", n/6) + "<a>" + strings.Repeat(";x", n/4)
-	}},
-	{"rel next", func(n int) string { return strings.Repeat(`<a>;rel=next,`, n/13) }},
-	{"quote in unquoted values", func(n int) string { return strings.Repeat(`<a>;x=",`, n/8) }},
-	{"commas and brackets in a quoted-string", func(n int) string { return `<a>; title="` + strings.Repeat(",<", n/2) + `"` }},
-	{"link-values in a quoted-string", func(n int) string { return `<a>; title="` + strings.Repeat(",<>", n/3) + `"` }},
-	{"commas and brackets in a target", func(n int) string { return "<a" + strings.Repeat(",<", n/2) + ">" }},
-	{"open brackets", func(n int) string { return strings.Repeat("<", n) }},
-	{"malformed link-values", func(n int) string { return strings.Repeat("x,", n/2) }},
-	{"relation types", func(n int) string { return `<a>; rel="` + strings.Repeat("a ", n/2) + `"` }},
-	{"empty parameters", func(n int) string { return "<a>" + strings.Repeat(";", n) }},
-	// One link with many parameters: room made for two a link, then
-	// grown by append, would cost five times the Params (issue #27
-	// review).
-	{"valueless parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x", n/2) }},
-	{"star parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x*=UTF-8''y", n/12) }},
-	{"quoted-pairs", func(n int) string { return `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"` }},
-	{"bad star parameters", func(n int) string { return strings.Repeat("<a>;x*=b,", n/9) }},
-	{"anchored next links", func(n int) string { return strings.Repeat(`<a>;rel=next;anchor="#x",`, n/25) }},
-	// Elements after the last link that are dropped: a parse that sized
-	// its links again at each would take quadratic time (issue #16
-	// review).
-	{"malformed link-values after a link", func(n int) string { return "<a>," + strings.Repeat("x,", n/2) }},
-	{"empty elements after links", func(n int) string { return "<a>,<b>,<c>,<d>," + strings.Repeat(";,", n/2) }},
-	{"bad link-values after a link", func(n int) string { return "<a>," + strings.Repeat("<>x,", n/4) }},
-}
-
 // maxParseBytesPerByte bounds what Parse and ParseHeader allocate per input
 // byte for any input: a Link is 192 bytes and the shortest link-value, "<>,",
 // is 3.
@@ -168,15 +128,15 @@ func TestParseMemoryBound(t *testing.T) {
 		t.Skip("4 MiB inputs")
 	}
 	const n = 4 << 20
-	for _, tc := range memoryShapes {
-		t.Run(tc.name, func(t *testing.T) {
-			in := tc.build(n)
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
+			in := tc.Build(n)
 			perByte := float64(memtest.Allocated(func() { _, _ = Parse(in) })) / float64(len(in))
 			t.Logf("Parse: %.1f B/B", perByte)
 			if perByte > maxParseBytesPerByte {
 				t.Errorf("Parse allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
 			}
-			line := tc.build(n / 1000)
+			line := tc.Build(n / 1000)
 			lines := make([]string, 1000)
 			for i := range lines {
 				lines[i] = line
@@ -204,10 +164,10 @@ func TestNextURLMemoryBound(t *testing.T) {
 	}
 	const n = 4 << 20
 	base, _ := url.Parse("https://api.example/items?page=1")
-	for _, tc := range memoryShapes {
+	for _, tc := range memtest.Shapes {
 		for _, next := range []string{"", `<?page=2>; rel="next"`} {
-			t.Run(fmt.Sprintf("%s/next=%t", tc.name, next != ""), func(t *testing.T) {
-				for _, lines := range [][]string{repeatLine(tc.build(n), 1, next), repeatLine(tc.build(n/1000), 1000, next)} {
+			t.Run(fmt.Sprintf("%s/next=%t", tc.Name, next != ""), func(t *testing.T) {
+				for _, lines := range [][]string{repeatLine(tc.Build(n), 1, next), repeatLine(tc.Build(n/1000), 1000, next)} {
 					size := 0
 					for _, l := range lines {
 						size += len(l)
@@ -219,7 +179,7 @@ func TestNextURLMemoryBound(t *testing.T) {
 					if perByte > 8 {
 						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 8", len(lines), perByte)
 					}
-					if wantOK := next != "" || tc.name == "rel next" || tc.name == "anchored next links"; ok != wantOK {
+					if wantOK := next != "" || tc.Name == "rel next" || tc.Name == "anchored next links"; ok != wantOK {
 						t.Errorf("%d lines: NextURL found a next link: %t, want %t", len(lines), ok, wantOK)
 					}
 				}
@@ -262,50 +222,6 @@ func TestNextURLHugeTarget(t *testing.T) {
 	}
 }
 
-// TestPagesMemoryBound runs Pages against a local server whose first page
-// sends a 4 MiB Link header (each memory shape, then the next link) and
-// checks that the whole iteration, net/http's reading of the header
-// included, allocates at most 16 bytes per header byte.
-func TestPagesMemoryBound(t *testing.T) {
-	const n = 4 << 20
-	for _, tc := range memoryShapes {
-		t.Run(tc.name, func(t *testing.T) {
-			value := tc.build(n)
-			lines := []string{value, `<?page=2>; rel="next"`} // as in TestNextURLMemoryBound
-			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.RawQuery == "page=1" {
-					w.Header()["Link"] = lines
-				}
-			}))
-			srv.Config.MaxHeaderBytes = 16 << 20
-			srv.Start()
-			defer srv.Close()
-			client := srv.Client()
-			req, err := http.NewRequest(http.MethodGet, srv.URL+"/items?page=1", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pages := 0
-			perByte := float64(memtest.Allocated(func() {
-				for _, err := range Pages(context.Background(), client, req) {
-					if err != nil {
-						t.Errorf("page %d: %v", pages+1, err)
-						return
-					}
-					pages++
-				}
-			})) / float64(len(value))
-			t.Logf("Pages: %.2f B/B", perByte)
-			if pages != 2 && !strings.HasPrefix(tc.name, "rel next") {
-				t.Errorf("%d pages, want 2", pages)
-			}
-			if perByte > 16 {
-				t.Errorf("Pages allocated %.2f bytes per header byte, want at most 16", perByte)
-			}
-		})
-	}
-}
-
 // TestParseTimeLinear checks, with wide slack, that parsing 4 times the
 // input takes at most 6 times as long for every memory shape: the best of
 // three runs at 1 MiB and at 4 MiB, taken in turn after a garbage
@@ -316,10 +232,10 @@ func TestParseTimeLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
-	for _, tc := range memoryShapes {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
 			for _, f := range linearFuncs {
-				checkLinear(t, f.name, tc.build(1<<20), tc.build(4<<20), f.run)
+				checkLinear(t, f.name, tc.Build(1<<20), tc.Build(4<<20), f.run)
 			}
 		})
 	}
@@ -332,12 +248,12 @@ var linearFuncs = []struct {
 }{
 	{"Parse", func(s string) { _, _ = Parse(s) }},
 	{"Parser", func(s string) { var p Parser; _, _ = p.Parse(s) }},
-	{"nextLink", func(s string) {
-		_, _ = nextLink(&http.Response{Header: http.Header{"Link": {s}}, Request: &http.Request{URL: linearBase}})
+	{"NextURL", func(s string) {
+		_, _ = NextURL(&http.Response{Header: http.Header{"Link": {s}}, Request: &http.Request{URL: linearBase}})
 	}},
 }
 
-// linearBase is the request URL of the nextLink timings.
+// linearBase is the request URL of the NextURL timings.
 var linearBase = &url.URL{Scheme: "https", Host: "api.example", Path: "/items", RawQuery: "page=1"}
 
 // checkLinear fails t when run(large), on 4 times the input of run(small),

@@ -40,7 +40,7 @@ var coreLayers = [][]string{
 // capabilities sit above every core layer. The file X.go and the files
 // X_*.go belong to capability X; a capability may use the core and itself,
 // never another capability.
-var capabilities = []string{"pages", "server", "pagelinks", "linkset", "check"}
+var capabilities = []string{"next", "server", "pagelinks", "linkset", "check"}
 
 // layerOf returns the rank of file (its index in coreLayers, or
 // len(coreLayers) for a capability) and its capability, if any.
@@ -185,11 +185,11 @@ func TestLayerRules(t *testing.T) {
 		{"zrelations.go", "relations.go", true},
 		{"format.go", "relations.go", true},
 		{"parse.go", "relations.go", false},
-		{"pages.go", "format.go", true},
-		{"pages_items.go", "pages.go", true},
+		{"next.go", "format.go", true},
+		{"linkset_handler.go", "linkset.go", true},
 		{"linkset_json.go", "linkset.go", true},
 		{"server.go", "linkset_handler.go", false},
-		{"pagelinks.go", "pages.go", false},
+		{"pagelinks.go", "next.go", false},
 		{"format.go", "pagelinks.go", false},
 		{"check.go", "server.go", false},
 	} {

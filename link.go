@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 )
 
 // Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
@@ -113,19 +114,27 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 		return out, nil
 	}
 	var errs []error
+	failed := 0 // errs holds the first maxErrors of them
 	for i := range out {
 		l := &out[i]
 		var err error
 		l.Target, err = resolveRef(base, l.Target)
 		if err != nil {
-			errs = append(errs, err)
+			if failed++; len(errs) < linkscan.MaxErrors {
+				errs = append(errs, err)
+			}
 		}
 		if l.Anchor != "" {
 			l.Anchor, err = resolveRef(base, l.Anchor)
 			if err != nil {
-				errs = append(errs, err)
+				if failed++; len(errs) < linkscan.MaxErrors {
+					errs = append(errs, err)
+				}
 			}
 		}
+	}
+	if failed > len(errs) {
+		errs = append(errs, &linkscan.More{N: failed - len(errs)})
 	}
 	return out, errors.Join(errs...)
 }

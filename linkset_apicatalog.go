@@ -11,11 +11,11 @@ import (
 // the profile parameter (RFC 9264 §5) of its media type.
 const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
 
-// APICatalog returns an http.Handler that serves apis as an API catalog
+// APICatalogHandler returns an http.Handler that serves apis as an API catalog
 // (RFC 9727 §4), the document an organisation publishes at
 // /.well-known/api-catalog (RFC 9727 §2) to list its APIs:
 //
-//	mux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/.well-known/api-catalog", apis))
+//	mux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://example.com/.well-known/api-catalog", apis))
 //
 // It is [LinksetHandler] (rules 50 to 54): the linkset as
 // application/linkset+json, or as application/linkset when Accept prefers
@@ -33,7 +33,7 @@ const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
 // reference to another host.
 //
 // apis is copied: later changes to it do not show.
-func APICatalog(publisher string, apis Links) http.Handler {
+func APICatalogHandler(publisher string, apis Links) http.Handler {
 	ls := slices.Clone(apis)
 	for i := range ls {
 		if ls[i].Anchor == "" {
@@ -43,7 +43,7 @@ func APICatalog(publisher string, apis Links) http.Handler {
 	return &apiCatalogHandler{newLinksetHandler(ls, apiCatalogProfile)}
 }
 
-// apiCatalogHandler is the http.Handler of APICatalog.
+// apiCatalogHandler is the http.Handler of APICatalogHandler.
 type apiCatalogHandler struct {
 	linkset *linksetHandler
 }

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-func TestAPICatalog(t *testing.T) {
+func TestAPICatalogHandler(t *testing.T) {
 	const publisher = "https://www.example.com/.well-known/api-catalog"
 	apis := Links{
 		{Target: "https://developer.example.com/apis/foo_api", Rel: []string{"item"}},
 		{Target: "https://developer.example.com/apis/foo_api/spec", Rel: []string{"service-desc"}, Anchor: "https://developer.example.com/apis/foo_api", Type: "application/vnd.oai.openapi+json"},
 		{Target: "https://www.example.net/.well-known/api-catalog", Rel: []string{"api-catalog"}},
 	}
-	h := APICatalog(publisher, apis)
+	h := APICatalogHandler(publisher, apis)
 	apis[0].Target = "/changed later" // rule 54: the handler serves a snapshot
 	const profile = `; profile="https://www.rfc-editor.org/info/rfc9727"`
 	wantJSON := `{"linkset":[{"anchor":"https://www.example.com/.well-known/api-catalog",` +

@@ -233,14 +233,8 @@ type parser struct {
 
 	paramsSized bool // addParam has made room for every parameter that can follow
 
-	// find is set when only the choice of a link matters (findNext):
-	// no problem is recorded, only counted in more, and star parameters
-	// are not decoded, only noted in undecoded.
-	find      bool
-	undecoded bool // a title* or name* parameter was left undecoded
-	isNext    bool // the last link has the relation type "next" (set in find mode only)
-	errs      []error
-	more      int // problems found beyond maxErrors
+	errs []error
+	more int // problems found beyond maxErrors
 }
 
 // reserve makes room for n more links, so that appending them does not
@@ -448,7 +442,7 @@ func (p *parser) syntaxError(off int, msg string) {
 // message, so that hostile input with a problem every few bytes costs no
 // memory for the problems beyond maxErrors.
 func (p *parser) full() bool {
-	if !p.find && len(p.errs)+p.kept < maxErrors {
+	if len(p.errs)+p.kept < maxErrors {
 		return false
 	}
 	p.more++
@@ -506,9 +500,6 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
-		if p.find {
-			p.isNext = ascii.EqualFold(rel, "next")
-		}
 		p.addStr(rel)
 		link := p.newLink()
 		link.Target = target
@@ -558,17 +549,13 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 			// in input order, and applied over title in finish
 			// (erratum 5878).
 			if k == attrTitleStar {
-				if p.find {
-					p.undecoded = true
-				} else if v, ok := p.extValue(name, value, off); ok {
+				if v, ok := p.extValue(name, value, off); ok {
 					a.titleStar = v
 					a.seen |= titleStarOK
 				}
 			}
 		case k == attrHreflang:
-			if !p.find {
-				p.addStr(value)
-			}
+			p.addStr(value)
 		case k == attrExtension:
 			if p.extension(name, value, off, s[i:]) {
 				a.seen |= hasStarParam
@@ -774,9 +761,6 @@ func unquote(s string) string {
 // whether it added a decoded star parameter.
 func (p *parser) extension(name, value string, off int, rest string) bool {
 	star := strings.HasSuffix(name, "*")
-	if p.find && !star {
-		return false // only the choice of a link matters
-	}
 	if !star {
 		p.addParam(Param{Name: name, Value: value}, rest)
 		return false
@@ -786,10 +770,6 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 		if !p.full() {
 			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
 		}
-		return false
-	}
-	if p.find {
-		p.undecoded = true
 		return false
 	}
 	v, ok := p.extValue(name, value, off)
@@ -844,13 +824,6 @@ func (p *parser) finish(target string, a *attrs, param0, str0 int) {
 	link.Target = target
 	if len(p.strs) > str0 {
 		link.Hreflang = p.strs[str0:len(p.strs):len(p.strs)]
-	}
-	if p.find {
-		// Only whether the link is a next link matters: the relation
-		// types are not stored, so that a long rel value costs nothing.
-		p.isNext = hasRelType(a.first[attrRel], "next")
-		link.Anchor = a.first[attrAnchor]
-		return
 	}
 	link.Rel = p.relTypes(a.first[attrRel])
 	if a.seen&^(1<<attrRel) != 0 {
@@ -998,19 +971,4 @@ func (p *parser) reserveStrs(n int) {
 	if cap(p.strs)-len(p.strs) < n {
 		p.strs = slices.Grow(p.strs, n)
 	}
-}
-
-// hasRelType reports whether rel is one of the relation types of the rel
-// value v, split as relTypes splits it, compared case-insensitively.
-func hasRelType(v, rel string) bool {
-	for i := 0; i < len(v); i++ { // i++: past the whitespace that ended a type
-		start := i
-		for i < len(v) && charClass[v[i]]&isSpace == 0 {
-			i++
-		}
-		if ascii.EqualFold(v[start:i], rel) {
-			return true
-		}
-	}
-	return false
 }

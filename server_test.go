@@ -3,7 +3,6 @@ package weblink
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -784,70 +783,6 @@ func TestEarlyHintsHTTP1(t *testing.T) {
 			}
 			checkLinks(t, "final", final, "/style.css preload", "/schema.json describedby")
 		})
-	}
-}
-
-func TestEndToEndPagination(t *testing.T) {
-	const perPage, total = 3, 10
-	lastPage := (total + perPage - 1) / perPage
-	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page := 1
-		if s := r.URL.Query().Get("page"); s != "" {
-			var err error
-			if page, err = strconv.Atoi(s); err != nil || page < 1 || page > lastPage {
-				http.Error(w, "bad page", http.StatusBadRequest)
-				return
-			}
-		}
-		if r.URL.Query().Get("sort") != "name" {
-			http.Error(w, "lost the sort parameter", http.StatusBadRequest)
-			return
-		}
-		var items []int
-		for i := (page-1)*perPage + 1; i <= min(page*perPage, total); i++ {
-			items = append(items, i)
-		}
-		Add(w.Header(), PageLinks(r.URL, "page", page, lastPage)...)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(items)
-	})
-	srv := newServer(t, Middleware(schemaLink)(api), false)
-
-	// The client side is the Pages iterator, following the links that
-	// PageLinks wrote and Middleware kept.
-	req, err := http.NewRequest(http.MethodGet, srv.URL+"/items?sort=name&per_page=3#top", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all []int
-	pages := 0
-	for resp, err := range Pages(context.Background(), srv.Client(), req, MaxPages(lastPage+1)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages++
-		var items []int
-		if err := json.NewDecoder(resp.Body).Decode(&items); err != nil {
-			t.Fatalf("page %d: %v", pages, err)
-		}
-		all = append(all, items...)
-		links, err := ParseResponse(resp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d, ok := links.Rel("describedby"); !ok || d.Target != srv.URL+"/schema.json" {
-			t.Errorf("page %d: describedby %v, %v", pages, d, ok)
-		}
-		if f, _ := links.Rel("first"); f.Target != srv.URL+"/items?sort=name&per_page=3&page=1" {
-			t.Errorf("page %d: first = %q", pages, f.Target)
-		}
-	}
-	want := make([]int, total)
-	for i := range want {
-		want[i] = i + 1
-	}
-	if pages != lastPage || !slices.Equal(all, want) {
-		t.Errorf("%d pages with %v, want %d pages with %v", pages, all, lastPage, want)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v75/github"
-	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/paging"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
 
@@ -91,7 +91,7 @@ var pagers = []struct {
 	{"gitlab", gitlabIssues},
 }
 
-// weblinkIssues pages with weblink.Items and JSONItems, decoding into
+// weblinkIssues pages with paging.Items and JSONItems, decoding into
 // go-github's own Issue type so that the decoding is the same work as
 // go-github's.
 func weblinkIssues(ctx context.Context, srv *httptest.Server) (int, error) {
@@ -100,7 +100,7 @@ func weblinkIssues(ctx context.Context, srv *httptest.Server) (int, error) {
 		return 0, err
 	}
 	n := 0
-	for _, err := range weblink.Items(ctx, srv.Client(), req, weblink.JSONItems[github.Issue]) {
+	for _, err := range paging.Items(ctx, srv.Client(), req, paging.JSONItems[github.Issue]) {
 		if err != nil {
 			return n, err
 		}
@@ -188,7 +188,7 @@ func TestClientPagesAllIssues(t *testing.T) {
 }
 
 // BenchmarkClientPages pages through the 10 pages of a GitHub-shaped issues
-// API served on 127.0.0.1 with each client: weblink.Items, go-github and
+// API served on 127.0.0.1 with each client: paging.Items, go-github and
 // gitlab client-go. An operation is the 10 requests, their responses
 // decoded; the server's and the loopback's work is in every figure.
 func BenchmarkClientPages(b *testing.B) {

@@ -41,7 +41,7 @@ const wellKnownAPICatalog = "/.well-known/api-catalog"
 // origin is listed, not fetched.
 //
 // A catalog that answers with a status other than 2xx gives a
-// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])), which
+// [*paging.StatusError] (errors.Is(err, [paging.ErrStatus])), which
 // carries the response's header and the first 2 KiB of its body, and no
 // links. Problems with nested catalogs (a status, a body that is not a
 // linkset, one cut at the byte limit) are joined into the error returned

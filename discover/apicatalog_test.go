@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/paging"
 )
 
 // catalogServer is a test server of API catalogs: path → linkset JSON (as
@@ -37,7 +38,7 @@ func newCatalogServer(t *testing.T, tls bool) *catalogServer {
 		case redirect:
 			http.Redirect(w, r, loc, http.StatusFound)
 		case ok:
-			weblink.APICatalog("https://publisher.example/", links).ServeHTTP(w, r)
+			weblink.APICatalogHandler("https://publisher.example/", links).ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -165,9 +166,9 @@ func TestAPICatalogRedirectPolicy(t *testing.T) {
 func TestAPICatalogErrors(t *testing.T) {
 	empty := newCatalogServer(t, false)
 	links, err := APICatalog(context.Background(), nil, empty.origin(t))
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if !errors.As(err, &se) || se.StatusCode != 404 || links != nil {
-		t.Errorf("404: %v, %v; want a *weblink.StatusError", links, err)
+		t.Errorf("404: %v, %v; want a *paging.StatusError", links, err)
 	}
 	for _, origin := range []*url.URL{nil, {Scheme: "ftp", Host: "x"}, {Scheme: "https"}} {
 		if _, err := APICatalog(context.Background(), nil, origin); err == nil {
@@ -217,11 +218,11 @@ func TestAPICatalogContextDone(t *testing.T) {
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests++ // one request at a time: APICatalog starts no goroutine
 		if r.URL.Path == wellKnownAPICatalog {
-			weblink.APICatalog("/", nested).ServeHTTP(w, r)
+			weblink.APICatalogHandler("/", nested).ServeHTTP(w, r)
 			return
 		}
 		cancel() // the deadline passes while the first nested catalog is read
-		weblink.APICatalog("/", weblink.Links{{Target: "/api" + r.URL.Path, Rel: []string{"item"}}}).ServeHTTP(w, r)
+		weblink.APICatalogHandler("/", weblink.Links{{Target: "/api" + r.URL.Path, Rel: []string{"item"}}}).ServeHTTP(w, r)
 	}))
 	defer s.Close()
 	u, _ := url.Parse(s.URL)
@@ -322,7 +323,7 @@ func TestAPICatalogBodyCut(t *testing.T) {
 	}
 }
 
-// TestAPICatalogStatusBody: the *weblink.StatusError of a catalog that is
+// TestAPICatalogStatusBody: the *paging.StatusError of a catalog that is
 // refused carries the response's header and the first 2 KiB of its body,
 // as that of Links does.
 func TestAPICatalogStatusBody(t *testing.T) {
@@ -331,9 +332,9 @@ func TestAPICatalogStatusBody(t *testing.T) {
 	defer srv.Close()
 	u, _ := url.Parse(srv.URL)
 	_, err := APICatalog(context.Background(), nil, u)
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if !errors.As(err, &se) || se.StatusCode != http.StatusForbidden {
-		t.Fatalf("error %v; want a *weblink.StatusError", err)
+		t.Fatalf("error %v; want a *paging.StatusError", err)
 	}
 	if string(se.Body) != body[:2<<10] || se.Header.Get("Link") != `</docs>; rel="help"` {
 		t.Errorf("StatusError with a body of %d bytes (%.40q) and header %v; want the first 2048 bytes and the header", len(se.Body), se.Body, se.Header)

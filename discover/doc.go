@@ -94,7 +94,7 @@
 //     Standard §13.2.3). A feed is decoded from the charset of its XML
 //     declaration.
 //  12. A response whose status is not 2xx gives its header links and a
-//     [*weblink.StatusError]; its body, an error page, is not read for links
+//     [*paging.StatusError]; its body, an error page, is not read for links
 //     (the StatusError carries its first 2 KiB, and the header).
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
@@ -146,7 +146,7 @@
 //     requested again, and that is no problem.
 //  33. Each problem of a linkset (its request failed, its status is not
 //     2xx, it was cut, it is not a linkset) is a [*FollowError] naming it,
-//     one of the errors the error of [Links] joins. A [*weblink.StatusError]
+//     one of the errors the error of [Links] joins. A [*paging.StatusError]
 //     outside a FollowError is the resource's own status.
 //
 // # Hostile input
@@ -167,7 +167,7 @@
 //     application/linkset;q=0.9, and reads the body as a linkset whatever
 //     the response's Link fields say; the links are resolved against the
 //     URL the catalog came from after redirects. A status other than 2xx
-//     is a [*weblink.StatusError] and gives no links.
+//     is a [*paging.StatusError] and gives no links.
 //  16. Redirects are followed to other origins (RFC 9727 §5.1: a publisher
 //     redirects every domain's well-known URL to one canonical catalog),
 //     but never from https to http ([ErrInsecureRedirect]), never back to

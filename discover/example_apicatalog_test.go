@@ -17,11 +17,11 @@ import (
 // nested catalog's APIs after them.
 func ExampleAPICatalog() {
 	mux := http.NewServeMux()
-	mux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/", weblink.Links{
+	mux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://example.com/", weblink.Links{
 		{Target: "/apis/orders", Rel: []string{"item"}},
 		{Target: "/catalogs/partners", Rel: []string{"api-catalog"}},
 	}))
-	mux.Handle("/catalogs/partners", weblink.APICatalog("https://example.com/", weblink.Links{
+	mux.Handle("/catalogs/partners", weblink.APICatalogHandler("https://example.com/", weblink.Links{
 		{Target: "/apis/partners/v2", Rel: []string{"item"}},
 	}))
 	canonical := httptest.NewServer(mux)
@@ -46,7 +46,7 @@ func ExampleAPICatalog() {
 // An https origin whose catalog redirects to http is refused: the error
 // wraps ErrInsecureRedirect.
 func ExampleAPICatalog_errInsecureRedirect() {
-	plain := httptest.NewServer(weblink.APICatalog("https://example.com/", nil))
+	plain := httptest.NewServer(weblink.APICatalogHandler("https://example.com/", nil))
 	defer plain.Close()
 	secure := httptest.NewTLSServer(http.RedirectHandler(plain.URL+"/.well-known/api-catalog", http.StatusFound))
 	defer secure.Close()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
+	"github.com/weblinking/weblink/paging"
 )
 
 // Webmention endpoint discovery (W3C Webmention §3.1.2): the first
@@ -290,7 +291,7 @@ func ExampleFollowError() {
 	links, err := discover.Links(context.Background(), nil, req, discover.FollowLinksets())
 	fmt.Println(len(links), "links")
 	var le *discover.FollowError
-	var status *weblink.StatusError
+	var status *paging.StatusError
 	if errors.As(err, &le) && errors.As(le, &status) {
 		fmt.Println(strings.TrimPrefix(le.URL, srv.URL), "answered", status.StatusCode)
 	}

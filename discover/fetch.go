@@ -21,6 +21,7 @@ import (
 	"github.com/weblinking/weblink/internal/linksource"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/internal/weborigin"
+	"github.com/weblinking/weblink/paging"
 )
 
 // defaultMaxBytes is how much of a body Links reads without MaxBytes.
@@ -100,7 +101,7 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 // X-Content-Type-Options: nosniff.
 //
 // A response whose status is not 2xx gives its header links with a
-// [*weblink.StatusError] (errors.Is(err, [weblink.ErrStatus])), which
+// [*paging.StatusError] (errors.Is(err, [paging.ErrStatus])), which
 // carries the response's header and the first 2 KiB of its body; the body
 // is not read for links. At most [MaxBytes] of a body are read (4 MiB by default). With
 // [FollowLinksets], the linksets the resource points to are fetched and
@@ -399,7 +400,7 @@ func originOf(u *url.URL) origin { return weborigin.Of(u) }
 func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }
 
 // redacted is u as a string without its password and fragment, for a
-// *weblink.StatusError.
+// *paging.StatusError.
 func redacted(u *url.URL) string {
 	v := *withoutFragmentURL(u)
 	v.User = nil // the user name is often a token, not only the password
@@ -417,11 +418,11 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// statusError is the *weblink.StatusError of resp, a response to u whose
+// statusError is the *paging.StatusError of resp, a response to u whose
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.
-func statusError(resp *http.Response, u *url.URL) *weblink.StatusError {
-	return &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
+func statusError(resp *http.Response, u *url.URL) *paging.StatusError {
+	return &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
 		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 }
 

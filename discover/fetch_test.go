@@ -17,6 +17,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/paging"
 )
 
 // respond is a handler that answers with a content type, Link fields and a
@@ -153,7 +154,7 @@ func TestLinksCharset(t *testing.T) {
 }
 
 // TestLinksStatus checks rule 12: a non-2xx response gives its header
-// links and a *weblink.StatusError, and its body is not read for links.
+// links and a *paging.StatusError, and its body is not read for links.
 func TestLinksStatus(t *testing.T) {
 	srv := httptest.NewServer(respond(404, "text/html", `<link rel="body" href="/b">`, `</h>; rel="help"`))
 	defer srv.Close()
@@ -161,13 +162,13 @@ func TestLinksStatus(t *testing.T) {
 	if diff := cmp.Diff([]string{"help /h"}, summary(got, srv.URL)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	var se *weblink.StatusError
-	if !errors.As(err, &se) || !errors.Is(err, weblink.ErrStatus) {
-		t.Fatalf("error %v; want a *weblink.StatusError", err)
+	var se *paging.StatusError
+	if !errors.As(err, &se) || !errors.Is(err, paging.ErrStatus) {
+		t.Fatalf("error %v; want a *paging.StatusError", err)
 	}
-	want := weblink.StatusError{StatusCode: 404, Status: "404 Not Found", URL: srv.URL + "/missing",
+	want := paging.StatusError{StatusCode: 404, Status: "404 Not Found", URL: srv.URL + "/missing",
 		Body: []byte(`<link rel="body" href="/b">`)}
-	if diff := cmp.Diff(want, *se, cmpopts.IgnoreFields(weblink.StatusError{}, "Header")); diff != "" {
+	if diff := cmp.Diff(want, *se, cmpopts.IgnoreFields(paging.StatusError{}, "Header")); diff != "" {
 		t.Errorf("StatusError mismatch (-want +got):\n%s", diff)
 	}
 	if se.Header.Get("Link") != `</h>; rel="help"` {
@@ -187,9 +188,9 @@ func TestLinksStatusBody(t *testing.T) {
 	defer srv.Close()
 	for _, path := range []string{"/missing", "/"} {
 		_, err := get(t, srv.URL+path, FollowLinksets())
-		var se *weblink.StatusError
+		var se *paging.StatusError
 		if !errors.As(err, &se) {
-			t.Fatalf("%s: error %v; want a *weblink.StatusError", path, err)
+			t.Fatalf("%s: error %v; want a *paging.StatusError", path, err)
 		}
 		if string(se.Body) != big[:2048] || cap(se.Body) > 2048 || se.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("%s: StatusError %d with a body of %d bytes (cap %d), header %v; want the first 2048 bytes and the header",
@@ -209,9 +210,9 @@ func TestLinksStatusWithoutUserinfo(t *testing.T) {
 	defer srv.Close()
 	u := strings.Replace(srv.URL, "http://", "http://tok3n:s3cret@", 1) + "/missing"
 	_, err := get(t, u)
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if !errors.As(err, &se) {
-		t.Fatalf("error %v; want a *weblink.StatusError", err)
+		t.Fatalf("error %v; want a *paging.StatusError", err)
 	}
 	if se.URL != srv.URL+"/missing" || strings.Contains(err.Error(), "tok3n") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("StatusError.URL %q, error %q: want no userinfo", se.URL, err)
@@ -270,7 +271,7 @@ func TestLinksMaxBytes(t *testing.T) {
 	if diff := cmp.Diff([]string{"h /h", "early /early", "edge /edge"}, summary(got, srv.URL)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	if !errors.Is(err, ErrTruncated) || errors.Is(err, weblink.ErrStatus) || !strings.Contains(err.Error(), "1048576 bytes") {
+	if !errors.Is(err, ErrTruncated) || errors.Is(err, paging.ErrStatus) || !strings.Contains(err.Error(), "1048576 bytes") {
 		t.Errorf("error %v; want ErrTruncated naming the limit", err)
 	}
 	<-done // the handler stops when the client has hung up
@@ -419,7 +420,7 @@ func TestFollowLinksetsErrors(t *testing.T) {
 	if s := summary(got, srv.URL); len(s) < 2 || !cmp.Equal(wantTail, s[len(s)-2:]) {
 		t.Errorf("links %v; want them to end with %v", s, wantTail)
 	}
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if !errors.As(err, &se) || se.StatusCode != 410 || !errors.Is(err, ErrTruncated) || !errors.Is(err, weblink.ErrInvalidLinkset) ||
 		!strings.Contains(err.Error(), `served as "text/html"`) {
 		t.Errorf("error %v; want the 410, the cut linkset, the invalid one and the HTML one", err)

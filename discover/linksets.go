@@ -28,10 +28,10 @@ var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 // (not to be confused with [weblink.LinksetError], a linkset document that
 // does not parse, which may be its Err):
 // the request failed, the answer was not 2xx (Err is a
-// [*weblink.StatusError]), or the document was cut ([ErrTruncated]), not a
+// [*paging.StatusError]), or the document was cut ([ErrTruncated]), not a
 // linkset or not well-formed. The error of [Links] joins one for each
 // such problem, so that a caller can tell a linkset's problems from the
-// resource's: a *weblink.StatusError that is not inside a FollowError is
+// resource's: a *paging.StatusError that is not inside a FollowError is
 // the resource's own status (rule 33).
 type FollowError struct {
 	URL string // the linkset's URL, without userinfo and fragment

@@ -22,8 +22,8 @@ func TestAPICatalogTimeout(t *testing.T) {
 		nested = append(nested, weblink.Link{Target: fmt.Sprintf("/nested/%d", i), Rel: []string{"api-catalog"}})
 	}
 	nested = append(nested, weblink.Link{Target: "/apis/orders", Rel: []string{"item"}})
-	well := weblink.APICatalog("https://example.com/", nested)
-	inner := weblink.APICatalog("https://example.com/", weblink.Links{{Target: "/apis/stock", Rel: []string{"item"}}})
+	well := weblink.APICatalogHandler("https://example.com/", nested)
+	inner := weblink.APICatalogHandler("https://example.com/", weblink.Links{{Target: "/apis/stock", Rel: []string{"item"}}})
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/.well-known/api-catalog" {
 			well.ServeHTTP(w, r)

@@ -7,18 +7,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ratelimit"
+	"github.com/weblinking/weblink/paging"
 )
 
 // toldWait says, for the message of a refused page, what the server asked
 // to wait and which -wait would wait it out: "; Retry-After: 30 — use -wait
 // 1m to wait it out". What it says comes from se's header and body, read
-// as -wait reads them (weblink.WaitRateLimits), and is written as numbers
+// as -wait reads them (paging.WaitRateLimits), and is written as numbers
 // and durations only, never as the server's text. limited is whether -wait
-// gave up (weblink.ErrRateLimited). It is "" for a refusal that is not a
+// gave up (paging.ErrRateLimited). It is "" for a refusal that is not a
 // rate limit.
-func (c *command) toldWait(se *weblink.StatusError, limited bool) string {
+func (c *command) toldWait(se *paging.StatusError, limited bool) string {
 	told, wait, ok := describeRefusal(se, time.Now())
 	if !ok {
 		return ""
@@ -32,7 +32,7 @@ const tooLong = 24 * time.Hour
 
 // waitAdvice is the end of the message of a rate limit that asks to wait
 // for wait: which -wait waits it out. limited is whether -wait gave up
-// (weblink.ErrRateLimited): when wait fits in -wait, the page was refused
+// (paging.ErrRateLimited): when wait fits in -wait, the page was refused
 // again after the retries -wait allows (too many retries, or waits that
 // added up to more than -wait; the error does not say which).
 func (c *command) waitAdvice(wait time.Duration, limited bool) string {
@@ -47,7 +47,7 @@ func (c *command) waitAdvice(wait time.Duration, limited bool) string {
 	return " — use -wait " + shortDuration(wait) + " to wait it out"
 }
 
-// limitedBefore is the message for err, a weblink.ErrRateLimited that came
+// limitedBefore is the message for err, a paging.ErrRateLimited that came
 // without a refused page: last, the last page shown, said that its rate
 // limit is spent until a reset beyond -wait, and the next page was not
 // requested. ok is false when last says no such thing.
@@ -70,7 +70,7 @@ const backoffAdvice = 10 * time.Minute
 // describeRefusal returns what se says about its rate limit, the wait it
 // asks for (at least a minute, rounded up to whole minutes) and whether it
 // is a refusal that -wait waits out at all.
-func describeRefusal(se *weblink.StatusError, now time.Time) (told string, wait time.Duration, ok bool) {
+func describeRefusal(se *paging.StatusError, now time.Time) (told string, wait time.Duration, ok bool) {
 	d, kind := ratelimit.Refusal(se.StatusCode, se.Header, se.Body, now)
 	switch kind {
 	case ratelimit.ByRetryAfter:

@@ -8,7 +8,7 @@ import (
 )
 
 // nextPage is the renderer of -next: the one URL that weblink.NextURL, and
-// so weblink.Pages, would follow from the final head, and nothing with
+// so paging.Pages, would follow from the final head, and nothing with
 // exit status 1 when there is none, so that a shell loop can page with it.
 type nextPage struct {
 	found bool

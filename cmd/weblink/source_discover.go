@@ -9,9 +9,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/paging"
 )
 
 // discoverSource GETs -url with discover.Links (also <a> and <area>, and
@@ -48,12 +48,12 @@ func discoverSource(c *command) error {
 	}
 	links, err := discover.Links(ctx, &client, req, discover.Hyperlinks(), discover.FollowLinksets())
 	problems := leaves(err)
-	// The resource's own status is a *weblink.StatusError among the
+	// The resource's own status is a *paging.StatusError among the
 	// problems; a linkset's is inside its *discover.FollowError, a problem
 	// of that linkset (discover's rule 33).
-	var status *weblink.StatusError
+	var status *paging.StatusError
 	for _, e := range problems {
-		if se, ok := e.(*weblink.StatusError); ok {
+		if se, ok := e.(*paging.StatusError); ok {
 			status = se
 		}
 	}
@@ -131,7 +131,7 @@ func (c *command) discoverError(err error) error {
 	if !ok {
 		return err
 	}
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if errors.As(fe.Err, &se) {
 		return fmt.Errorf("linkset %w", c.fetchError(se))
 	}

@@ -16,16 +16,17 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ratelimit"
+	"github.com/weblinking/weblink/paging"
 )
 
 // fetchSource requests -url and shows the links of the response, or with -all of
-// every page that rel="next" leads to (weblink.Pages: same origin only, a
+// every page that rel="next" leads to (paging.Pages: same origin only, a
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
 // with HEAD, and again with GET when the server answers HEAD with 405
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
 // error stay shown. Each page has the 103 Early Hints heads that came
 // before its response. With -wait, rate limits are waited out
-// (weblink.WaitRateLimits), for -url alone too. Without -all, a response
+// (paging.WaitRateLimits), for -url alone too. Without -all, a response
 // that is application/link-format is read by its body
 // (linkformatFetchSource).
 func fetchSource(c *command) error {
@@ -40,9 +41,9 @@ func fetchSource(c *command) error {
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
 		if c.opts.all || c.opts.wait > 0 {
-			seq = weblink.Pages(ctx, c.client, req, weblink.MaxPages(c.opts.maxPages),
-				weblink.WaitRateLimits(c.opts.wait),
-				weblink.BeforeNext(func(_ *http.Response, next *http.Request) error {
+			seq = paging.Pages(ctx, c.client, req, paging.MaxPages(c.opts.maxPages),
+				paging.WaitRateLimits(c.opts.wait),
+				paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
 				}))
@@ -94,7 +95,7 @@ func fetchSource(c *command) error {
 // (about 80 MB for each 1 MiB head) before -max-pages stops it.
 const maxJSONLinks = 100_000
 
-// fetchOne sends req and yields its response, with a *weblink.StatusError
+// fetchOne sends req and yields its response, with a *paging.StatusError
 // when the status is not 2xx. The body is closed after the yield.
 func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, error] {
 	return func(yield func(*http.Response, error) bool) {
@@ -105,7 +106,7 @@ func fetchOne(client *http.Client, req *http.Request) iter.Seq2[*http.Response, 
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {
-			err = &weblink.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL),
+			err = &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: showURL(resp.Request.URL),
 				Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 		}
 		yield(resp, err)
@@ -222,14 +223,14 @@ func (e *earlyHints) take() []http.Header {
 // -discover; the reason phrase is the server's, so it is quoted when it is
 // not printable ASCII.
 func (c *command) fetchError(err error) error {
-	var se *weblink.StatusError
+	var se *paging.StatusError
 	if errors.As(err, &se) {
 		code := strconv.Itoa(se.StatusCode)
 		msg := messageURL(se.URL) + " answered " + code
 		if reason := strings.TrimSpace(strings.TrimPrefix(se.Status, code)); reason != "" {
 			msg += " " + quoteUnlessPrintable(shorten(reason))
 		}
-		return errors.New(msg + c.toldWait(se, errors.Is(err, weblink.ErrRateLimited)))
+		return errors.New(msg + c.toldWait(se, errors.Is(err, paging.ErrRateLimited)))
 	}
 	page, next := "the last page", "its next link"
 	if c.last != nil {
@@ -241,21 +242,21 @@ func (c *command) fetchError(err error) error {
 	var ue *url.Error
 	var ne net.Error
 	switch {
-	case errors.Is(err, weblink.ErrRateLimited):
+	case errors.Is(err, paging.ErrRateLimited):
 		if msg, ok := c.limitedBefore(c.last); ok {
 			return errors.New(msg)
 		}
-	case errors.Is(err, weblink.ErrMaxPages):
+	case errors.Is(err, paging.ErrMaxPages):
 		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
 			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)
-	case errors.Is(err, weblink.ErrCrossOrigin):
+	case errors.Is(err, paging.ErrCrossOrigin):
 		return fmt.Errorf("%s links to %s, on another origin: weblink follows next links only within the origin of -url; run weblink -url %s -all to go on there",
 			page, next, next)
-	case errors.Is(err, weblink.ErrPageLoop):
+	case errors.Is(err, paging.ErrLoop):
 		return fmt.Errorf("%s links back to %s, already shown: the server's pagination loops", page, next)
-	case errors.Is(err, weblink.ErrPageScheme):
+	case errors.Is(err, paging.ErrScheme):
 		return fmt.Errorf("%s links to %s, which is not an http or https URL; weblink follows only those", page, next)
-	case errors.Is(err, weblink.ErrNextLink):
+	case errors.Is(err, paging.ErrNextLink):
 		return fmt.Errorf("%s: its Link header is malformed and has no usable next link, so paging stops (the broken part may be the next link; the messages above show it)", page)
 	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))

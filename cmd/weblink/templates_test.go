@@ -14,12 +14,12 @@ import (
 // catalog, and a second origin that redirects its well-known URL there.
 func catalogSite(t *testing.T) (canonical, other *httptest.Server) {
 	mux := http.NewServeMux()
-	mux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/", weblink.Links{
+	mux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://example.com/", weblink.Links{
 		{Target: "/apis/orders", Rel: []string{"item"}, Title: "Orders"},
 		{Target: "/catalogs/more", Rel: []string{"api-catalog"}},
 	}))
 
-	mux.Handle("/catalogs/more", weblink.APICatalog("https://example.com/", weblink.Links{
+	mux.Handle("/catalogs/more", weblink.APICatalogHandler("https://example.com/", weblink.Links{
 		{Target: "/apis/stock", Rel: []string{"item"}},
 	}))
 	mux.HandleFunc("/templated", func(w http.ResponseWriter, r *http.Request) {
@@ -54,7 +54,7 @@ func TestAPICatalogFlag(t *testing.T) {
 	// A nested catalog that is not there is said on standard error; the
 	// links found are shown.
 	bmux := http.NewServeMux()
-	bmux.Handle("/.well-known/api-catalog", weblink.APICatalog("https://example.com/", weblink.Links{
+	bmux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://example.com/", weblink.Links{
 		{Target: "/catalogs/gone", Rel: []string{"api-catalog"}},
 		{Target: "/apis/orders", Rel: []string{"item"}},
 	}))

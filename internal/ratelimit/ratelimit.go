@@ -194,7 +194,7 @@ func trimOWS(s string) string {
 // BodyBytes is how much of the body of a refused response is read: enough
 // for the JSON message of an API (GitHub's {"message": ...}) and for a 403
 // of GitHub's secondary rate limits to say "rate limit", and what a
-// *weblink.StatusError carries.
+// *paging.StatusError carries.
 const BodyBytes = 2 << 10
 
 // ReadBody reads the first BodyBytes of r and returns them, nil when there

@@ -117,3 +117,27 @@ func isVisible(c byte) bool { return c > 0x20 && c < 0x7f }
 func (o Origin) Admits(other Origin) bool {
 	return other == o || o.Scheme == "http" && o.Port == "80" && other == Origin{Scheme: "https", Host: o.Host, Port: "443"}
 }
+
+// VisitKey is the form in which a pager remembers the URLs it has fetched,
+// and in which a next link's anchor is compared with the page: u without
+// fragment and user information, with its origin normalised as [Of]
+// normalises it.
+func VisitKey(u *url.URL) string {
+	o := Of(u)
+	v := *u
+	v.Scheme = o.Scheme
+	v.Host = net.JoinHostPort(o.Host, o.Port)
+	v.User = nil
+	v.Fragment, v.RawFragment = "", ""
+	return v.String()
+}
+
+// VisitKeyOf is [VisitKey] of a resolved reference, or the reference itself
+// when url.Parse rejects it.
+func VisitKeyOf(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return VisitKey(u)
+}

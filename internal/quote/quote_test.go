@@ -1,0 +1,41 @@
+package quote
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestValue(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"abc", `"abc"`},
+		{"a\x1b[31mb\r\n", `"a\x1b[31mb\r\n"`},
+		{"\xff", `"\xff"`},
+		{strings.Repeat("a", 64), `"` + strings.Repeat("a", 64) + `"`},
+		{strings.Repeat("a", 65), `"` + strings.Repeat("a", 64) + `"...`},
+	} {
+		if got := Value(tt.in); got != tt.want {
+			t.Errorf("Value(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestURL(t *testing.T) {
+	u, _ := url.Parse("https://user:secret@example.com/a?page=2#frag")
+	if got, want := URL(u), `"https://example.com/a?page=2"`; got != want {
+		t.Errorf("URL = %s, want %s", got, want)
+	}
+	long := "https://example.com/" + strings.Repeat("x", 300) + "?page=77"
+	got := URLString(long)
+	if !strings.HasPrefix(got, `"https://example.com/xxx`) || !strings.HasSuffix(got, `?page=77"`) || len(got) > 210 {
+		t.Errorf("URLString of %d bytes = %s (%d bytes), want its start and end", len(long), got, len(got))
+	}
+}
+
+func TestWithoutUserinfo(t *testing.T) {
+	err := WithoutUserinfo(&url.Error{Op: "Get", URL: "https://tok@example.com/x", Err: errors.New("refused")})
+	if strings.Contains(err.Error(), "tok") {
+		t.Errorf("error %q shows the user name", err)
+	}
+}

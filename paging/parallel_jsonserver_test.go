@@ -1,0 +1,141 @@
+package paging_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weblinking/weblink/paging"
+)
+
+// jsonServerInstall is how .ci/run installs json-server, which
+// TestParallelJSONServer runs.
+const jsonServerInstall = "npm install --prefix ~/.cache/weblink-ci json-server@0.17.4"
+
+// jsonServer returns the json-server command: $WEBLINK_JSON_SERVER, which
+// .ci/run sets, or where .ci/run installs it. Without it the test skips,
+// unless CI is set.
+func jsonServer(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("WEBLINK_JSON_SERVER")
+	if bin == "" {
+		cache, err := os.UserCacheDir()
+		if err == nil {
+			bin = filepath.Join(cache, "weblink-ci", "node_modules", ".bin", "json-server")
+		}
+	}
+	if _, err := os.Stat(bin); bin == "" || err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("json-server not found (%q); .ci/run installs it with %s", bin, jsonServerInstall)
+		}
+		t.Skipf("json-server not found (%q); install it with %s, or run .ci/run", bin, jsonServerInstall)
+	}
+	return bin
+}
+
+// inFlight is a RoundTripper that counts the requests it has in flight.
+type inFlight struct {
+	now, max atomic.Int64
+	rt       http.RoundTripper
+}
+
+func (f *inFlight) RoundTrip(req *http.Request) (*http.Response, error) {
+	n := f.now.Add(1)
+	defer f.now.Add(-1)
+	for m := f.max.Load(); n > m && !f.max.CompareAndSwap(m, n); m = f.max.Load() {
+	}
+	return f.rt.RoundTrip(req)
+}
+
+// TestParallelJSONServer pages a real page-number API, json-server 0.17.4,
+// which sends Link first, prev, next and last with _page and _limit: with
+// Parallel(4), Items yields the same items in the same order as one page
+// at a time, with more than one request in flight.
+func TestParallelJSONServer(t *testing.T) {
+	bin := jsonServer(t)
+	type item struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	var db struct {
+		Items []item `json:"items"`
+	}
+	for i := 1; i <= 103; i++ {
+		db.Items = append(db.Items, item{ID: i, Name: "item " + strconv.Itoa(i)})
+	}
+	dir := t.TempDir()
+	data, err := json.Marshal(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "db.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--quiet", "db.json")
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	// node starts in about a second; a loaded CI machine took more than 5.
+	waitWithin(t, time.Minute, "json-server to answer", func() bool {
+		resp, err := http.Get(base + "/items?_page=1&_limit=1")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+
+	tr := &http.Transport{MaxIdleConnsPerHost: 8}
+	defer noLeak(t, tr)()
+	counter := &inFlight{rt: tr}
+	client := &http.Client{Transport: counter}
+	items := func(opts ...paging.Option) []item {
+		req, err := http.NewRequest(http.MethodGet, base+"/items?_page=1&_limit=7", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []item
+		for it, err := range paging.Items(context.Background(), client, req, paging.JSONItems[item], opts...) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, it)
+		}
+		return out
+	}
+	sequential := items()
+	if m := counter.max.Swap(0); m != 1 {
+		t.Errorf("one page at a time: %d requests in flight", m)
+	}
+	parallel := items(paging.Parallel(4))
+	if !slices.Equal(parallel, sequential) || !slices.Equal(sequential, db.Items) {
+		t.Errorf("Parallel(4) gave %d items, one at a time %d, want the %d of the database in order", len(parallel), len(sequential), len(db.Items))
+	}
+	if m := counter.max.Load(); m < 2 || m > 4 {
+		t.Errorf("Parallel(4): %d requests in flight, want 2 to 4", m)
+	}
+}
