@@ -151,7 +151,7 @@ func scriptedPages(t *testing.T, api *scriptedAPI, opts ...Option) (bodies []str
 const secondaryLimit = `{"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",` +
 	`"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`
 
-// TestWaitRateLimitsBackoff checks rule 40: a 429 that says neither how long
+// TestWaitRateLimitsBackoff checks rule 1: a 429 that says neither how long
 // to wait nor when the limit resets, and a 403 whose body says "rate limit",
 // are waited out 60 s, then 120 s, 240 s... for the refusals of one page;
 // refusals that say how long do not count.
@@ -271,7 +271,7 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// FuzzRateLimitBody checks the recognition of rule 40 and its bounds (rule
+// FuzzRateLimitBody checks the recognition of rule 1 and its bounds (rule
 // 44) for any refusal, answered again and again: the kind of refusal
 // follows the status, the fields and the first 2 KiB of the body; the waits
 // never add up past maxWait, a page is requested at most 11 times, and the

@@ -13,7 +13,7 @@ import (
 // the first page's only by a character outside ASCII: strings.ToLower makes
 // api.gİthub.test api.github.test, but net/http sends the request to
 // api.xn--github-qyd.test, another host. Every host that is not plain
-// ASCII is another origin than every other host (rule 30): not followed
+// ASCII is another origin than every other host (rule 30 of package weblink): not followed
 // without AllowCrossOrigin, and without credentials with it.
 func TestPagesLookalikeHost(t *testing.T) {
 	for _, tc := range []struct{ name, home, next string }{

@@ -37,7 +37,7 @@
 //
 // # Long runs: rate limits, errors, resuming
 //
-//  40. With [WaitRateLimits], a refusal that says how long to wait
+//  1. With [WaitRateLimits], a refusal that says how long to wait
 //     (Retry-After, or a remaining count of 0 and a reset) is waited that
 //     long. A 429 that says neither, and a 403 whose body's first 2 KiB
 //     hold "rate limit" (ASCII case-insensitive; also when
@@ -49,29 +49,29 @@
 //     the 10 retries of a page; a wait that would pass maxWait is not slept.
 //     The 2 KiB read to recognise a 403 is put back: a response yielded
 //     with an error reads from its first byte.
-//  41. A [RateLimiter] is WaitRateLimits shared by every iteration given
+//  2. A [RateLimiter] is WaitRateLimits shared by every iteration given
 //     its [RateLimiter.Option], concurrent or later: what one of them
-//     learns (a Retry-After, a reset, a backoff of rule 40, a 2xx page
+//     learns (a Retry-After, a reset, a backoff of rule 1, a 2xx page
 //     saying the limit is spent) is a time T until which the API is limited,
 //     and every request of every one of them, the first included, waits
 //     until T. Each iteration's own waits still add up to at most maxWait;
 //     a wait that would pass it ends the iteration at once with
 //     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
-//  42. A [*StatusError] carries the response's Header and the first 2 KiB
+//  3. A [*StatusError] carries the response's Header and the first 2 KiB
 //     of its Body (nil when empty), read before the response is yielded;
 //     [Pages] puts them back in front of the rest, so that resp.Body in the
 //     loop still reads from byte 0 (a server that takes more than a second
 //     to send them has the body cut where it was), and [Items], which closes
 //     the body, leaves them in the error. A larger body costs 2 KiB, no
 //     more. [StatusError.Error] shows neither: they are the peer's raw text.
-//  43. Resuming: [BeforeNext] runs once the loop body has taken every item
+//  4. Resuming: [BeforeNext] runs once the loop body has taken every item
 //     of the previous page, and its next.URL is the checkpoint of a long
 //     run: a new [Pages] or [Items] on a request for that URL yields the
 //     rest, no item of a finished page again. The page under way when a run
 //     stopped is requested again whole, so its first items come twice: make
 //     what the loop body does idempotent, or commit a page's effects with
 //     the checkpoint.
-//  44. What a peer sends cannot stretch a run: a Retry-After or reset that
+//  5. What a peer sends cannot stretch a run: a Retry-After or reset that
 //     is negative, not a number (1e300, NaN) or past time.Duration is no
 //     wait or a wait no maxWait allows (never slept); Retry-After: 0 again
 //     and again ends after 10 retries of the page; the sum of one
@@ -85,7 +85,7 @@
 // when an API numbers its pages, as GitHub, GitLab and json-server do, and
 // still yield them one at a time, in order:
 //
-//  45. A series is predicted only when n > 1 and the first page has a
+//  6. A series is predicted only when n > 1 and the first page has a
 //     rel="last" link (whose context is the page, as for rel="next") whose
 //     URL is that of the page's next link but for the value of one query
 //     parameter, both values decimal integers without a sign or leading
@@ -95,7 +95,7 @@
 //     as that value. Anything else (no last link, a cursor, a last link on
 //     another origin, scheme, host or path, two values that differ) is
 //     paged one page at a time, as without Parallel.
-//  46. The pages from next to last are requested with at most n in flight
+//  7. The pages from next to last are requested with at most n in flight
 //     (n above 64 is 64; a sliding window: a last page of 10^12 schedules
 //     no more than n ahead) and yielded in page order; a slow page holds up its place in
 //     the order, not the requests of the others. At most n responses wait,
@@ -109,7 +109,7 @@
 //     but not yet yielded (its body cut) is not yielded: the context's
 //     error ends the iteration in its place. A predicted page is compared with the next link of the
 //     page before it as [weblink.NextURL] resolves it.
-//  47. Each predicted page is checked as a followed next link is (scheme,
+//  8. Each predicted page is checked as a followed next link is (scheme,
 //     origin, loops, credentials only to req's origin; its redirects under
 //     the same rules; one that leads to a page visited or requested ahead
 //     ends the prediction there, as if its next link were not the one
@@ -129,20 +129,29 @@
 //     own next link, one page at a time. A refused page that a rate limit
 //     makes Pages request again is closed undrained. A page that is not 2xx, or any other error, ends the
 //     iteration in its place, as it would one page at a time.
-//  48. [MaxPages](m) counts yielded pages: no page beyond m is requested.
+//  9. [MaxPages](m) counts yielded pages: no page beyond m is requested.
 //     With [WaitRateLimits] or a [RateLimiter], a page refused by a rate
 //     limit, or a 2xx page whose remaining count is 0, pauses every request
-//     not yet sent until the time the server gave (rules 40 and 41; the
+//     not yet sent until the time the server gave (rules 1 and 2; the
 //     refused page is then requested again). Requests of the iteration
 //     waiting at once for the same time are charged to maxWait once: the
 //     iteration's waits are the time it was paused, in all. When a pause
 //     would pass maxWait, no more requests are sent, and the first page in
 //     order that was refused or not sent ends the iteration with
 //     [ErrRateLimited].
-//  49. [BeforeNext] runs in the goroutine that ranges over the sequence,
+//  10. [BeforeNext] runs in the goroutine that ranges over the sequence,
 //     for each request before it is sent, which is ahead of the loop body:
 //     its prev is the latest page received in order (whose body it must not
 //     read). The checkpoint from which to resume a stopped iteration is
 //     therefore [NextURL] of the last page the loop body finished, not the
 //     latest request BeforeNext saw.
+//
+// # Malformed headers
+//
+//  11. A page whose Link header has no usable next link ([weblink.NextURL])
+//     is the last page only when the header is well-formed: when
+//     [weblink.ParseResponse] reports a dropped link-value, or a target or
+//     anchor that does not resolve, the broken part may have been the next
+//     link, and the iteration ends with an error wrapping [ErrNextLink]
+//     (and the parse error) after that page, never silently.
 package paging

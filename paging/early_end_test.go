@@ -88,7 +88,7 @@ func TestWaitRateLimitsHostileValues(t *testing.T) {
 			var mu sync.Mutex
 			var at []time.Time
 			// 403, not 429: a 429 that says no usable wait is backed off
-			// (rule 40), a 403 whose body does not say "rate limit" is not.
+			// (rule 1), a 403 whose body does not say "rate limit" is not.
 			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 403, tc.h, &at, &mu))
 			start := time.Now()
 			r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(time.Hour)))

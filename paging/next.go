@@ -15,7 +15,7 @@ import (
 // ([weblink.ParseResponse] reports a dropped link-value, or a target or
 // anchor that does not resolve): the broken part may have been the next
 // link, so the pager says so rather than guess that this is the last page
-// (rule 2). The header is parsed whole only then, on the last page.
+// (rule 11). The header is parsed whole only then, on the last page.
 func nextLink(resp *http.Response) (*url.URL, error) {
 	if u, ok := weblink.NextURL(resp); ok {
 		return u, nil

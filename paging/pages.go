@@ -59,7 +59,7 @@ var (
 // still read the body, which often says what went wrong. Iteration stops
 // after it.
 //
-// It also carries what the server said (rule 42), for [Items], which closes
+// It also carries what the server said (rule 3), for [Items], which closes
 // the body, and for callers that only have the error: the response's header
 // and the first 2 KiB of its body, read before the response is yielded and
 // put back in front of the rest, so that resp.Body still reads from its
@@ -137,7 +137,7 @@ func AllowCrossOrigin() Option {
 // too; it does not check next again afterwards: changes made here are the
 // caller's responsibility.
 //
-// It runs once the loop body has taken every item of prev (rule 43): next.URL
+// It runs once the loop body has taken every item of prev (rule 4): next.URL
 // is the checkpoint of a long run, from which a new Pages or [Items] yields
 // the rest after a crash (see the resume example of Items).
 func BeforeNext(f func(prev *http.Response, next *http.Request) error) Option {
@@ -200,7 +200,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) Option {
 // Pages starts no goroutine of its own (but those [Parallel] asks for), and
 // none outlives an iteration (net/http runs its transport's as usual).
 //
-// The origin of a URL is its scheme, host (compared as rule 30 says) and
+// The origin of a URL is its scheme, host (compared as rule 30 of package weblink says) and
 // port, where an absent port is the scheme's default: https://a and
 // https://a:443 are the same origin. Pages follows next links on the origin
 // of the first page's final URL, after redirects, so that an http to https
@@ -210,7 +210,7 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) Option {
 // [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
 // header fields of req that may carry credentials (every field but Accept,
 // Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent,
-// under any spelling of their names: rule 31; Authorization, Cookie,
+// under any spelling of their names: rule 31 of package weblink; Authorization, Cookie,
 // PRIVATE-TOKEN, X-Api-Key and the like) are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
@@ -254,14 +254,14 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 
 // guardRedirects returns a copy of client whose redirects never carry the
 // credentials of req anywhere but to req's origin and its https upgrade
-// (see Pages and rule 31). The client's own CheckRedirect, or net/http's
+// (see Pages and rule 31 of package weblink). The client's own CheckRedirect, or net/http's
 // limit of 10 redirects, still applies.
 func (p *pager) guardRedirects(client *http.Client) *http.Client {
 	return weborigin.GuardRedirects(client, p.credentialsTo)
 }
 
 // deleteCredentials removes the header fields that may carry credentials:
-// every field but the few of rule 31, under any spelling of their names.
+// every field but the few of rule 31 of package weblink, under any spelling of their names.
 func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.

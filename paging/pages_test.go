@@ -343,7 +343,7 @@ func TestPagesLoop(t *testing.T) {
 // credentials are request headers that must reach only the first origin:
 // the three net/http knows, the API keys of GitLab (PRIVATE-TOKEN) and
 // others, and a name of the caller's own, set under a lower-case key as
-// net/http sends it (rule 31).
+// net/http sends it (rule 31 of package weblink).
 var credentials = []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Trace"}
 
 // withCredentials sets credentials and the header fields that go to every

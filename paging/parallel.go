@@ -16,7 +16,7 @@ import (
 
 // Parallel makes [Pages] (and [Items]) request up to n pages at a time when
 // the API numbers its pages, and still yield them one at a time, in page
-// order (rules 45 to 49). An n below 2 means one page at a time, the same
+// order (rules 6 to 10). An n below 2 means one page at a time, the same
 // as not giving Parallel; an n above 64 means 64.
 //
 // Paging by links is sequential by nature: each page names the next. But
@@ -68,12 +68,12 @@ func Parallel(n int) Option {
 }
 
 // maxParallel is the most requests [Parallel] sends at a time: more would
-// be a load test, not a client (rule 46).
+// be a load test, not a client (rule 7).
 const maxParallel = 64
 
 // pageSeries is a series of numbered pages predicted from a page's next
 // and last links: the URL of page k is that of the next link with k as the
-// value of the page parameter (rule 45).
+// value of the page parameter (rule 6).
 type pageSeries struct {
 	base           url.URL // the next link
 	prefix, suffix string  // of base's RawQuery, around the page number
@@ -117,7 +117,7 @@ func numbered(text, prefix, suffix string, k int) bool {
 }
 
 // predictSeries returns the series of pages from next to last when they
-// are numbered (rule 45): next and last are the same URL but for the value
+// are numbered (rule 6): next and last are the same URL but for the value
 // of one query parameter, both decimal integers, next's is at most last's,
 // and next's is one more than that of page, the URL of the current page
 // (which is page 1 without that parameter).
@@ -249,7 +249,7 @@ func lastLink(resp *http.Response) *url.URL {
 }
 
 // predict returns the series of pages after first, the first page, that
-// Parallel requests ahead (rule 45), within MaxPages (rule 48).
+// Parallel requests ahead (rule 6), within MaxPages (rule 9).
 func (p *pager) predict(first *http.Response) (pageSeries, bool) {
 	next, found := weblink.NextURL(first)
 	if !found {
@@ -270,7 +270,7 @@ func (p *pager) predict(first *http.Response) (pageSeries, bool) {
 func (s *pageSeries) count(k int) int { return k - s.next + 2 }
 
 // parallel yields first, the first page, already fetched and 2xx, and the
-// pages after it that Parallel predicts (rules 45 to 49). It returns the
+// pages after it that Parallel predicts (rules 6 to 10). It returns the
 // last page it yielded, its place in the iteration, and whether paging goes on, one
 // page at a time, from that page's own next link.
 func (p *pager) parallel(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
@@ -285,7 +285,7 @@ func (p *pager) parallel(yield func(*http.Response, error) bool, first *http.Res
 
 // parallelRun is the state of the pages that Parallel requests ahead: a
 // window of n slots, page k in slots[k%n], and up to n goroutines, its
-// workers, which fetch the pages launched, each in its turn (rule 46).
+// workers, which fetch the pages launched, each in its turn (rule 7).
 type parallelRun struct {
 	p       *pager
 	s       pageSeries
@@ -336,7 +336,7 @@ func (p *pager) startParallel(s pageSeries) *parallelRun {
 }
 
 // run yields first and the pages of the series in order, keeping the window
-// full (rules 46 and 47).
+// full (rules 7 and 8).
 func (r *parallelRun) run(yield func(*http.Response, error) bool, first *http.Response) (*http.Response, int, bool) {
 	p := r.p
 	held := first // received, not yet yielded: closed if BeforeNext panics in launch
@@ -461,7 +461,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 // its own, and hands each to its slot, until the run stops. Its copy of
 // the pager shares the iteration's limiter and wait budget: a page refused
 // by a rate limit, or saying that it is spent, pauses every request not
-// yet sent (rule 48). Its requests have the run's context: a refused
+// yet sent (rule 9). Its requests have the run's context: a refused
 // page's body is closed without draining (as cutting a drain short would
 // cancel the run), and the run records where redirects led.
 func (r *parallelRun) work() {
@@ -511,7 +511,7 @@ func (r *parallelRun) predicted(resp *http.Response, k int) bool {
 
 // discard ends the launches and discards the pages requested and not
 // taken: their requests are cancelled and their bodies closed unread, and
-// they no longer count as visited (rule 47). It returns when each of them
+// they no longer count as visited (rule 8). It returns when each of them
 // is back from its slot. It cancels the context of every request of the
 // run: a page taken must be released first, or its body could not be read.
 func (r *parallelRun) discard() {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Rule 45: which next and last links make a series of numbered pages.
+// Rule 6: which next and last links make a series of numbered pages.
 func TestPredictSeries(t *testing.T) {
 	for _, tc := range []struct {
 		page, next, last string
@@ -83,7 +83,7 @@ func parse(t *testing.T, s string) *url.URL {
 	return u
 }
 
-// FuzzPredictSeries guards rule 45 on any three URLs: no panic, and a
+// FuzzPredictSeries guards rule 6 on any three URLs: no panic, and a
 // predicted series starts at the next link as written, which s.is accepts,
 // ends at the last link, and numbers its pages in the query alone.
 func FuzzPredictSeries(f *testing.F) {
@@ -117,7 +117,7 @@ func FuzzPredictSeries(f *testing.F) {
 	})
 }
 
-// Rule 48: waits for the same time, taken at once by several requests of
+// Rule 9: waits for the same time, taken at once by several requests of
 // one iteration, are charged once; waits one after another add up.
 func TestWaitBudgetChargesOverlapOnce(t *testing.T) {
 	t0 := time.Unix(1e9, 0)

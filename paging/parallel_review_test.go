@@ -20,7 +20,7 @@ import (
 	"github.com/weblinking/weblink/paging"
 )
 
-// Rule 47: a predicted page that is not 2xx and trickles its body is read
+// Rule 8: a predicted page that is not 2xx and trickles its body is read
 // ahead (its first 2 KiB, for the StatusError) for at most a second, as one
 // page at a time reads it, and ends the iteration in its place; the pages
 // before it are yielded whole.
@@ -83,7 +83,7 @@ func (c *trackedClose) Close() error {
 	return c.ReadCloser.Close()
 }
 
-// Rule 46: a BeforeNext that panics, whether for the requests launched
+// Rule 7: a BeforeNext that panics, whether for the requests launched
 // with the first page or for one launched further on, leaves no response
 // body open: the page it was called with is closed too.
 func TestParallelBeforeNextPanicsClosesBodies(t *testing.T) {
@@ -119,7 +119,7 @@ func TestParallelBeforeNextPanicsClosesBodies(t *testing.T) {
 	}
 }
 
-// Rule 47: a predicted page that a redirect leads to the URL of another
+// Rule 8: a predicted page that a redirect leads to the URL of another
 // page counts that page as visited, as one page at a time does: a next
 // link to it later is a loop (ErrLoop), with the same pages yielded
 // before it as without Parallel, whether the redirect lands on the page
@@ -182,7 +182,7 @@ func (c cloning) RoundTrip(req *http.Request) (*http.Response, error) {
 	return c.rt.RoundTrip(req.Clone(req.Context()))
 }
 
-// Rule 47: a response whose Request is a clone of the one sent (same URL)
+// Rule 8: a response whose Request is a clone of the one sent (same URL)
 // is not taken for a redirect: the pages are requested once each, with
 // more than one in flight.
 func TestParallelClonedRequestNotRedirect(t *testing.T) {
@@ -206,7 +206,7 @@ func TestParallelClonedRequestNotRedirect(t *testing.T) {
 	}
 }
 
-// Rule 46: a series whose last page is the largest int (reached through a
+// Rule 7: a series whose last page is the largest int (reached through a
 // redirect of the first page, which the server chose) ends: counting past
 // the last page requested does not wrap around.
 func TestParallelLastIsMaxInt(t *testing.T) {
@@ -248,7 +248,7 @@ func TestParallelLastIsMaxInt(t *testing.T) {
 	}
 }
 
-// Rules 48 and 45: MaxPages(m) counts the pages yielded, not page numbers:
+// Rules 9 and 6: MaxPages(m) counts the pages yielded, not page numbers:
 // an iteration resumed at page 5 (or whose first page is page 0) yields m
 // pages, as without Parallel, and requests none beyond them.
 func TestParallelMaxPagesFromPageFive(t *testing.T) {
@@ -284,7 +284,7 @@ func TestParallelMaxPagesFromPageFive(t *testing.T) {
 	}
 }
 
-// Rule 46: whatever page the loop body breaks at, panics at or cancels the
+// Rule 7: whatever page the loop body breaks at, panics at or cancels the
 // context at, with the window full or not, the pages come in order, every
 // response body is closed and no goroutine is left.
 func TestParallelStopAnywhere(t *testing.T) {
@@ -348,7 +348,7 @@ func TestParallelStopAnywhere(t *testing.T) {
 	}
 }
 
-// Rules 47 and 48: a drain cut short (page 2's body trickles, unread) while
+// Rules 8 and 9: a drain cut short (page 2's body trickles, unread) while
 // a worker waits out a refusal of page 4 (Retry-After: 2) discards the
 // pages ahead, the waiting one among them, and paging goes on one page at
 // a time, still paused until the time the server gave: every page comes,
@@ -442,7 +442,7 @@ func (p panicking) RoundTrip(req *http.Request) (*http.Response, error) {
 	return p.rt.RoundTrip(req)
 }
 
-// Rule 46: a client whose RoundTripper (or CheckRedirect) panics for a
+// Rule 7: a client whose RoundTripper (or CheckRedirect) panics for a
 // page requested ahead panics in the loop, where the caller can recover
 // it, as one page at a time does: not in a goroutine of Parallel's, which
 // would end the program. The pages before it are yielded first.
@@ -538,7 +538,7 @@ func TestParallelItemsLargePages(t *testing.T) {
 	}
 }
 
-// Rules 46 to 48, at random: pages slow, refused once (429), failing
+// Rules 7 to 9, at random: pages slow, refused once (429), failing
 // (500), or whose links move; a loop body that breaks, panics or cancels
 // at random; BeforeNext refusing a page at random; MaxPages at random.
 // Whatever happens, the iteration ends, the pages come in order, each

@@ -92,7 +92,7 @@ func pageOf(uri string) int {
 	return 0
 }
 
-// Rule 46: with slow pages answering at random, the pages come in order,
+// Rule 7: with slow pages answering at random, the pages come in order,
 // each requested once, and no more than n are requested at once.
 func TestParallelOrder(t *testing.T) {
 	const pages = 30
@@ -123,7 +123,7 @@ func TestParallelOrder(t *testing.T) {
 	}
 }
 
-// Rule 46: one page that answers slowly holds up none of the others'
+// Rule 7: one page that answers slowly holds up none of the others'
 // requests, and is still yielded in its place; while it is awaited, no
 // more than n pages are requested past it.
 func TestParallelSlowPageKeepsOrder(t *testing.T) {
@@ -181,7 +181,7 @@ func pagesRequested(a *api) []int {
 	return out
 }
 
-// Rule 45: only a next and a last link one page-number series apart are
+// Rule 6: only a next and a last link one page-number series apart are
 // predicted; everything else is paged one page at a time, as without
 // Parallel.
 func TestParallelNotPredicted(t *testing.T) {
@@ -244,7 +244,7 @@ func TestParallelNotPredicted(t *testing.T) {
 	}
 }
 
-// Rule 45: a first URL without the page parameter is page 1, as GitHub's
+// Rule 6: a first URL without the page parameter is page 1, as GitHub's
 // and GitLab's first requests are.
 func TestParallelFirstPageWithoutNumber(t *testing.T) {
 	const pages = 8
@@ -269,7 +269,7 @@ func TestParallelFirstPageWithoutNumber(t *testing.T) {
 	}
 }
 
-// Rule 47: when a page's own next link is not the one predicted (an item
+// Rule 8: when a page's own next link is not the one predicted (an item
 // was inserted and the server's links moved to a new snapshot), the pages
 // requested after it are discarded unread and paging goes on from its next
 // link, one page at a time.
@@ -342,7 +342,7 @@ func TestParallelFallback(t *testing.T) {
 	waitFor(t, "connections to close or idle", func() bool { tr.CloseIdleConnections(); return a.open.Load() == 0 })
 }
 
-// Rule 47: a page without a next link before the predicted last (items
+// Rule 8: a page without a next link before the predicted last (items
 // were deleted) is the last page; what was requested after it is discarded.
 func TestParallelShrinks(t *testing.T) {
 	const pages = 10
@@ -361,7 +361,7 @@ func TestParallelShrinks(t *testing.T) {
 	}
 }
 
-// Rule 47: the last page having a next link after all (items were added)
+// Rule 8: the last page having a next link after all (items were added)
 // is followed, one page at a time.
 func TestParallelGrows(t *testing.T) {
 	a := newAPI(t, 8, func(base string, p int) []string {
@@ -392,7 +392,7 @@ func mapValues(m map[int]int) func(func(int) bool) {
 	}
 }
 
-// Rule 48: MaxPages(m) counts yielded pages and no page beyond m is ever
+// Rule 9: MaxPages(m) counts yielded pages and no page beyond m is ever
 // requested.
 func TestParallelMaxPages(t *testing.T) {
 	const pages = 20
@@ -418,7 +418,7 @@ func TestParallelMaxPages(t *testing.T) {
 	}
 }
 
-// Rule 46: break cancels the requests in flight (the server sees them go)
+// Rule 7: break cancels the requests in flight (the server sees them go)
 // and leaves no goroutine; so does a loop body that panics.
 func TestParallelBreak(t *testing.T) {
 	const pages = 20
@@ -490,7 +490,7 @@ func TestParallelHugeLast(t *testing.T) {
 	}
 }
 
-// Rule 47: a predicted page that redirects to another origin is checked as
+// Rule 8: a predicted page that redirects to another origin is checked as
 // a followed one: the redirect gets no credentials, and that page's next
 // link, on the other origin, ends paging.
 func TestParallelRedirectToOtherOrigin(t *testing.T) {
@@ -520,7 +520,7 @@ func TestParallelRedirectToOtherOrigin(t *testing.T) {
 	}
 }
 
-// Rule 47: the pages predicted on the origin where the first page ended up
+// Rule 8: the pages predicted on the origin where the first page ended up
 // (a canonical host) get no credentials, which go to req's origin only.
 func TestParallelCredentials(t *testing.T) {
 	const pages = 6
@@ -542,7 +542,7 @@ func TestParallelCredentials(t *testing.T) {
 	}
 }
 
-// Rule 48: a page refused by a rate limit pauses every request not yet
+// Rule 9: a page refused by a rate limit pauses every request not yet
 // sent until the time the server gave; the refused page is requested again
 // then, and the pages come in order. Page 5 is refused at once while pages
 // 2 and 3 are slow: pages 6 and 7, launched when those are taken, wait for
@@ -598,7 +598,7 @@ func TestParallelRateLimitPauses(t *testing.T) {
 	}
 }
 
-// Rule 48: a wait WaitRateLimits will not make ends the iteration in page
+// Rule 9: a wait WaitRateLimits will not make ends the iteration in page
 // order with ErrRateLimited, and nothing more is sent: with the 429 of page
 // 4, or, for a page before it that had not been sent yet when the 429 came,
 // with that page not requested.
@@ -635,7 +635,7 @@ func TestParallelRateLimitGivesUp(t *testing.T) {
 	}
 }
 
-// Rule 48: a 2xx page saying no request is left pauses the requests not yet
+// Rule 9: a 2xx page saying no request is left pauses the requests not yet
 // sent until its reset. Page 2 answers after page 3; page 4, launched when
 // page 2 is taken, waits for the reset.
 func TestParallelRemainingZeroPauses(t *testing.T) {
@@ -674,7 +674,7 @@ func TestParallelRemainingZeroPauses(t *testing.T) {
 	}
 }
 
-// Rule 49: BeforeNext runs for each request before it is sent, in the
+// Rule 10: BeforeNext runs for each request before it is sent, in the
 // goroutine of the loop, and what it sets is sent.
 func TestParallelBeforeNext(t *testing.T) {
 	const pages = 9
@@ -698,7 +698,7 @@ func TestParallelBeforeNext(t *testing.T) {
 	}
 }
 
-// Rule 49: a BeforeNext refusal comes in page order, after the pages before
+// Rule 10: a BeforeNext refusal comes in page order, after the pages before
 // it.
 func TestParallelBeforeNextRefuses(t *testing.T) {
 	const pages = 9
@@ -810,7 +810,7 @@ func TestParallelContextCancelled(t *testing.T) {
 	}
 }
 
-// Rule 48: four requests refused at once for the same second are one pause
+// Rule 9: four requests refused at once for the same second are one pause
 // of the iteration, charged once to maxWait: a maxWait of 1.5 s is enough.
 // The server holds the first requests of pages 2 to 5 until all four are
 // in, then refuses them.
@@ -855,7 +855,7 @@ func TestParallelRefusalsChargedOnce(t *testing.T) {
 	}
 }
 
-// Rule 48: with a RateLimiter, a refusal in a Parallel iteration pauses the
+// Rule 9: with a RateLimiter, a refusal in a Parallel iteration pauses the
 // other iterations given its option too, before their first request.
 func TestParallelRateLimiterShared(t *testing.T) {
 	const pages = 8
@@ -908,7 +908,7 @@ func TestParallelRateLimiterShared(t *testing.T) {
 	}
 }
 
-// Rule 49: with Parallel, the checkpoint is NextURL of the last page the
+// Rule 10: with Parallel, the checkpoint is NextURL of the last page the
 // loop body finished, although BeforeNext has seen requests further on: a
 // run stopped in the middle of page 5 and resumed from it yields every item
 // of the finished pages once.
@@ -954,7 +954,7 @@ func TestParallelResume(t *testing.T) {
 	}
 }
 
-// Rule 47: the body of a predicted page that the loop body leaves unread
+// Rule 8: the body of a predicted page that the loop body leaves unread
 // is drained for at most a second, as one page at a time does, also when
 // the server trickles it: the run ahead is cut (the pages requested after
 // it discarded), and paging goes on from that page's own next link, one
@@ -1008,7 +1008,7 @@ func TestParallelDrainBoundedInTime(t *testing.T) {
 // handler that has no api at hand.
 func a0(r *http.Request) string { return "http://" + r.Host }
 
-// Rule 47: the page after which nothing more is predicted (the last one,
+// Rule 8: the page after which nothing more is predicted (the last one,
 // or one whose next link is not the predicted one) is read whole: the
 // requests discarded after it are cancelled, not its own, also when its
 // body is larger than what the transport has buffered.
@@ -1054,7 +1054,7 @@ func TestParallelLastPageReadWhole(t *testing.T) {
 	}
 }
 
-// Rule 47: a page discarded after BeforeNext changed its URL no longer
+// Rule 8: a page discarded after BeforeNext changed its URL no longer
 // counts as visited under either URL. The API echoes the parameters of a
 // request in its links, as GitHub's does: the sig that BeforeNext adds to
 // page 2 moves page 2's next link off the prediction, and paging goes on
@@ -1087,7 +1087,7 @@ func TestParallelBeforeNextDiscardedURLs(t *testing.T) {
 	r.check(t, itemsUpTo(1, pages), nil)
 }
 
-// Rule 46: Parallel(n) with an n above 64 sends no more than 64 requests
+// Rule 7: Parallel(n) with an n above 64 sends no more than 64 requests
 // at a time.
 func TestParallelAtMost64(t *testing.T) {
 	const pages = 200
@@ -1103,7 +1103,7 @@ func TestParallelAtMost64(t *testing.T) {
 	}
 }
 
-// Rule 47: discarding a page whose URL BeforeNext changed to one already
+// Rule 8: discarding a page whose URL BeforeNext changed to one already
 // visited does not forget that visit: a later link back to it is still a
 // loop. Page 5's request is sent to page 2's URL; page 3's next link moves
 // to /v2, so pages 4 to 6 are discarded; /v2's page 4 links back to page 2.
@@ -1139,7 +1139,7 @@ func TestParallelBeforeNextVisitedURLKept(t *testing.T) {
 	r.check(t, itemsUpTo(1, 4), paging.ErrLoop)
 }
 
-// Rule 47, over HTTP/2 against a hostile server: a predicted page whose
+// Rule 8, over HTTP/2 against a hostile server: a predicted page whose
 // stream the server resets before its head (http.ErrAbortHandler sends
 // RST_STREAM) ends the iteration in its place, after the pages before it,
 // with the pages requested after it discarded; one reset in the middle of

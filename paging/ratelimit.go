@@ -41,7 +41,7 @@ const maxRetries = 10
 // secondary rate limits answer so) are backed off, as GitHub's REST API
 // documentation asks: the page is requested again after 60 s, then after
 // 120 s, 240 s and so on for each further such refusal of the same page
-// (rule 40). Refusals that said how long to wait are waited as above and do
+// (rule 1). Refusals that said how long to wait are waited as above and do
 // not count. A 403 without these fields or words is an ordinary
 // [*StatusError], as is a 503 without Retry-After, whatever its body says.
 // The body is read for this before the response is yielded, and put back:
@@ -75,7 +75,7 @@ func WaitRateLimits(maxWait time.Duration) Option {
 }
 
 // backoff is the first wait for a rate-limit refusal that does not say how
-// long to wait (rule 40): GitHub's documented rule is to wait at least a
+// long to wait (rule 1): GitHub's documented rule is to wait at least a
 // minute, and exponentially longer for each further refusal.
 const backoff = time.Minute
 
@@ -237,7 +237,7 @@ func (b *waitBudget) check(wait time.Duration) error {
 // iterations sharing it learn of it. Every request of an iteration waits for
 // it first ([pager.awaitLimit], which charges the iteration's own maxWait),
 // and every rate limit an iteration learns of is told to it ([limiter.learned]):
-// the wait of a refusal (Retry-After, a reset, the backoff of rule 40) and
+// the wait of a refusal (Retry-After, a reset, the backoff of rule 1) and
 // the reset of a 2xx page saying its limit is spent. An iteration has a
 // limiter of its own ([WaitRateLimits]: a *limitUntil) or shares a
 // [RateLimiter]'s; both are safe for concurrent use, so the requests of one
@@ -283,7 +283,7 @@ type refusal int
 const (
 	notLimited refusal = iota // not a refusal that WaitRateLimits waits out
 	told                      // one that says how long: Retry-After, or a reset
-	untold                    // a 429, or a 403 saying "rate limit", that does not: backed off (rule 40)
+	untold                    // a 429, or a 403 saying "rate limit", that does not: backed off (rule 1)
 )
 
 // refusedWait returns how long resp, a response that is not 2xx, asks to
@@ -307,7 +307,7 @@ func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration
 // (a Retry-After, a reset, the backoff of WaitRateLimits, or a 2xx page
 // saying the limit is spent), the others wait until T before their next
 // request, and an iteration started meanwhile before its first one,
-// instead of each being refused in turn (rule 41). Each iteration's own
+// instead of each being refused in turn (rule 2). Each iteration's own
 // waits, those for the others' limits included, still add up to at most
 // maxWait: a wait that would pass it is not slept, and the iteration ends
 // at once with an error wrapping [ErrRateLimited].

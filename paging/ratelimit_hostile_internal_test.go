@@ -100,7 +100,7 @@ func TestRateLimiterMaxWaitNotPositive(t *testing.T) {
 
 // TestWaitRateLimitsHostileRefusals: field values that are huge, negative,
 // not numbers, or that say "now" forever never sleep past maxWait nor ask
-// a page more than 11 times (rule 44).
+// a page more than 11 times (rule 5).
 func TestWaitRateLimitsHostileRefusals(t *testing.T) {
 	retry := func(v string) http.Header { return http.Header{"Retry-After": {v}} }
 	reset := func(v string) http.Header {

@@ -21,7 +21,7 @@ type stamp struct {
 	status int
 }
 
-// TestRateLimiterShared checks rule 41 against a real server, from the
+// TestRateLimiterShared checks rule 2 against a real server, from the
 // timestamps it records: iteration a is refused once with Retry-After: 1;
 // iteration b, whose first page was in flight, and 50 iterations started
 // after the refusal, each in its own goroutine, send no request before the
@@ -277,7 +277,7 @@ func reportErrors(t *testing.T, errs chan error) {
 // TestRateLimiterLaterLimitYieldsRefusal: when a page is refused while the
 // shared limiter already knows of a later time (another iteration was told
 // to wait longer) that does not fit in what is left of maxWait, the refused
-// response is yielded with ErrRateLimited and its *StatusError (rule 41),
+// response is yielded with ErrRateLimited and its *StatusError (rule 2),
 // as for a refusal of its own, rather than released unread for an error
 // without it.
 func TestRateLimiterLaterLimitYieldsRefusal(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 )
 
 // statusBodyBytes is how much of the body of a response that is not 2xx
-// Pages reads before it yields the response (rule 40).
+// Pages reads before it yields the response (rule 1).
 const statusBodyBytes = ratelimit.BodyBytes
 
 // readAhead reads the first statusBodyBytes of resp's body and returns them;

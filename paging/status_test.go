@@ -14,7 +14,7 @@ import (
 	"github.com/weblinking/weblink/paging"
 )
 
-// TestStatusErrorHeaderBody checks rule 42: the *StatusError of a refused
+// TestStatusErrorHeaderBody checks rule 3: the *StatusError of a refused
 // page carries the response's header and the first 2 KiB of its body, and
 // the body that Pages yields still reads from its first byte.
 func TestStatusErrorHeaderBody(t *testing.T) {
