@@ -88,7 +88,8 @@ func wellFormedRel(r string) bool {
 }
 
 // end prints the summary: links, errors and warnings. The exit status is
-// exitProblem when there are errors.
+// exitProblem when there are errors; a head without Link fields has
+// nothing to fix (exitOK), an empty input nothing checked (exitNone).
 func (k *checker) end(c *command) int {
 	more := ""
 	if k.capped {
@@ -103,7 +104,7 @@ func (k *checker) end(c *command) int {
 	switch {
 	case k.problems > 0:
 		return exitProblem
-	case c.links == 0 && c.tmpls == 0:
+	case c.links == 0 && c.tmpls == 0 && (c.blank || c.failed):
 		return c.noLinks()
 	}
 	return exitOK
