@@ -555,10 +555,14 @@ func TestURLArgument(t *testing.T) {
 	}
 	// A URL without its scheme too; before: "link-value must start with
 	// "<"" and "no links found", exit status 1.
-	for _, arg := range []string{"example.com", "api.example.com/items?page=2", "localhost:8080/", "Link: www.example.com"} {
+	for _, arg := range []string{"example.com", "api.example.com/items?page=2", "localhost:8080/", "127.0.0.1:8080/x", "Link: www.example.com"} {
 		r := runBinary(t, "", arg)
 		host := strings.TrimPrefix(arg, "Link: ")
-		if want := "use -url: weblink -url https://" + host + "\n"; r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, want) {
+		scheme := "https://"
+		if strings.HasPrefix(host, "localhost") || strings.HasPrefix(host, "127.") {
+			scheme = "http://" // before, https:// for these too
+		}
+		if want := "use -url: weblink -url " + scheme + host + "\n"; r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", arg, r.code, r.stdout, r.stderr, want)
 		}
 	}
