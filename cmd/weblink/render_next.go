@@ -42,6 +42,11 @@ func (n *nextPage) page(c *command, p *pageLinks) error {
 	}
 	n.found = true
 	c.out.WriteString(shellSafe(withoutUser(u)) + "\n")
+	if !u.IsAbs() {
+		// Printed as written: curl would take it for a host name or a
+		// file. Only the URL of the page can resolve it.
+		c.errorf("the next link is relative; -base with the URL of the page resolves it: curl -sI \"$u\" | weblink -next -base \"$u\"")
+	}
 	return nil
 }
 
