@@ -43,7 +43,9 @@
 //	    fetch URL (HEAD, or GET when the server answers HEAD with 405 or 501)
 //	    and read the Link header fields of the response (at most 1 MiB of its
 //	    head) and of the 103 Early Hints before it; targets resolve against the
-//	    URL after redirects
+//	    URL after redirects; a response that is a document of links
+//	    (application/link-format, application/linkset, application/linkset+json)
+//	    is read by its body instead (GET, at most 1 MiB, 16 MiB for link-format)
 //	    $ weblink -url https://api.example.com/items
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,

@@ -110,14 +110,14 @@ func (c *command) linksOf(p page) *pageLinks {
 	if n := len(p.heads); n > 0 {
 		pl.url, base = p.heads[n-1].url, p.heads[n-1].base
 	}
+	// A link-format or linkset+json page's final head stands for the
+	// document: only its 103 heads have fields.
+	pl.links, pl.hints, pl.malformed = c.parseHeads(p.heads)
+	pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
 	if p.linkset != nil {
-		pl.links, pl.malformed = c.parseLinkset(p.linkset)
-		pl.linkset = true
-	} else {
-		// A link-format page's final head stands for the document: only
-		// its 103 heads have fields.
-		pl.links, pl.hints, pl.malformed = c.parseHeads(p.heads)
-		pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
+		links, malformed := c.parseLinkset(p.linkset)
+		pl.links, pl.linkset = append(pl.links, links...), true
+		pl.malformed = pl.malformed || malformed
 	}
 	if base != nil {
 		pl.links = pl.links.Resolve(base)

@@ -66,7 +66,7 @@ func (k *checker) page(c *command, p *pageLinks) error {
 		if i < p.hints {
 			name += " " + fromHints
 		}
-		if p.linkset {
+		if p.linkset && i >= p.hints { // a 103's links are from fields, which Check saw
 			for _, e := range leaves(l.Validate()) {
 				fmt.Fprintf(c.out, "%s: %s: %s\n", name, k.severity(c, false), clean(strings.TrimPrefix(e.Error(), prefix)))
 			}

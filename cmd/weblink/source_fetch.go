@@ -58,13 +58,13 @@ func fetchSource(c *command) error {
 				return c.fetchError(err)
 			}
 			c.progress.clear()
-			if !c.opts.all && isLinkFormat(resp) {
-				// The links are in the body (RFC 6690): read it, with a
-				// GET when this was a HEAD.
+			if !c.opts.all && bodyHoldsLinks(resp) {
+				// The links are in the body (RFC 6690, RFC 9264): read
+				// it, with a GET when this was a HEAD.
 				if method == http.MethodHead {
 					return linkformatFetchSource(c)
 				}
-				return c.showLinkFormat(resp, hints.take())
+				return c.showBody(resp, hints.take())
 			}
 			if err := c.show(responsePage(resp, hints.take(), c.responseBase(resp))); err != nil {
 				return err
