@@ -45,7 +45,9 @@
 //	    head) and of the 103 Early Hints before it; targets resolve against the
 //	    URL after redirects; a response that is a document of links
 //	    (application/link-format, application/linkset, application/linkset+json)
-//	    is read by its body instead (GET, at most 1 MiB, 16 MiB for link-format)
+//	    is read by its body instead (GET, at most 1 MiB, 16 MiB for
+//	    link-format); a response that is not 2xx shows its links too (not with
+//	    -next), then fails
 //	    $ weblink -url https://api.example.com/items
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,

@@ -51,7 +51,7 @@ fetch it with -url.
 // flag's usage string, with the name of its argument in back quotes (as
 // flag.UnquoteUsage reads it); example is a command line that uses it.
 var flagDocs = []struct{ name, help, example string }{
-	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response (at most 1 MiB of its head) and of the 103 Early Hints before it; targets resolve against the URL after redirects; a response that is a document of links (application/link-format, application/linkset, application/linkset+json) is read by its body instead (GET, at most 1 MiB, 16 MiB for link-format)",
+	{"url", "fetch `URL` (HEAD, or GET when the server answers HEAD with 405 or 501) and read the Link header fields of the response (at most 1 MiB of its head) and of the 103 Early Hints before it; targets resolve against the URL after redirects; a response that is a document of links (application/link-format, application/linkset, application/linkset+json) is read by its body instead (GET, at most 1 MiB, 16 MiB for link-format); a response that is not 2xx shows its links too (not with -next), then fails",
 		"weblink -url https://api.example.com/items"},
 	{"all", `with -url: follow rel="next" through every page of the same origin, printing each page as it arrives; on a terminal, standard error shows a progress line as wide as the terminal (COLUMNS, else the width the terminal reports), not with NO_COLOR or TERM=dumb`,
 		"weblink -url https://api.example.com/items -all -rel item"},
