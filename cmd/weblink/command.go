@@ -30,6 +30,12 @@ type command struct {
 	tmpls  int            // templated links found (Link-Template fields)
 	failed bool           // the source failed, and said so
 	last   *http.Response // the last page fetched and shown, its body closed
+	// dropped is whether some input could not be read and was left out,
+	// each part said on standard error: a link-value or a parameter that
+	// Parse dropped, a Link-Template field that linktemplate ignored, an
+	// invalid linkset, a link-value of a link-format document.
+	dropped bool
+	blank   bool // the input was empty or blank
 }
 
 // run reads the pages of src, shows them with the renderer of c, and
@@ -48,6 +54,7 @@ func (c *command) run(src source) int {
 // the renderer. An error from the renderer stops the source.
 func (c *command) show(p page) error {
 	c.pages++
+	c.blank = c.blank || p.blank
 	pl := c.linksOf(p)
 	c.links += len(pl.links)
 	c.tmpls += len(pl.templates)
@@ -61,6 +68,16 @@ func (c *command) finish() int {
 		return exitNone // the failure was the whole story
 	}
 	return c.render.end(c)
+}
+
+// readable returns the exit status of a run that printed what it could
+// read, status otherwise: exitMalformed when some input was dropped, so
+// that a script can tell a malformed header from one without links.
+func (c *command) readable(status int) int {
+	if c.dropped {
+		return exitMalformed
+	}
+	return status
 }
 
 // noLinks says that no links were found, unless a failure said more, and

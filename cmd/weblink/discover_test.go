@@ -156,7 +156,7 @@ func TestDiscoverProblemsOneALine(t *testing.T) {
 	}))
 	defer srv.Close()
 	r := runBinary(t, "", "-url", srv.URL, "-discover")
-	r.want(t, exitOK, "SOURCE  REL   TARGET\nheader  next  "+srv.URL+"/a\n")
+	r.want(t, exitMalformed, "SOURCE  REL   TARGET\nheader  next  "+srv.URL+"/a\n")
 	const dropped = `link-value must start with "<" (expected <URI-Reference>; params...); link-value dropped`
 	if want := "" +
 		"weblink: Link field line 1: syntax error at offset 0: " + dropped + "\n" +

@@ -43,7 +43,11 @@
 //	    fetch URL (HEAD, or GET when the server answers HEAD with 405 or 501)
 //	    and read the Link header fields of the response (at most 1 MiB of its
 //	    head) and of the 103 Early Hints before it; targets resolve against the
-//	    URL after redirects
+//	    URL after redirects; a response that is a document of links
+//	    (application/link-format, application/linkset, application/linkset+json)
+//	    is read by its body instead (GET, at most 1 MiB, 16 MiB for
+//	    link-format); a response that is not 2xx shows its links too (not with
+//	    -next), then fails
 //	    $ weblink -url https://api.example.com/items
 //	-all
 //	    with -url: follow rel="next" through every page of the same origin,
@@ -90,7 +94,8 @@
 //	    print the one URL that paging follows: the target of the first
 //	    rel="next" link that is about the page itself (not one with an anchor
 //	    elsewhere), resolved as weblink.NextURL resolves it; nothing, with exit
-//	    status 1, when there is none; not with -all
+//	    status 1, when there is none, or 3 when the head is malformed and has no
+//	    usable next link (the broken part may be it); not with -all
 //	    $ next=$(curl -sI "$u" | weblink -next -base "$u")
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);
@@ -166,10 +171,15 @@
 // writes its document and -check its summary at the end. -json stops with an
 // error after the page that brings its links to more than 100000.
 //
-// Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
-// no next link, -json could hold none of the links, input or a response head
-// larger than 1 MiB, a fetch failed (a status other than 2xx included), or
-// -timeout ended the run (with -all, -discover or -api-catalog, the links read
-// by then are shown); 2 a usage error or problems found by -check; 130
-// interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
+// Exit status: 0 success (-check: no errors, also in a head without Link
+// fields; -next: a next link, even beside a malformed link-value); 1 no links
+// found, -rel matched nothing, -next found no next link, -json could hold none
+// of the links, input or a response head larger than 1 MiB, a fetch failed (a
+// status other than 2xx included), or -timeout ended the run (with -all,
+// -discover or -api-catalog, the links read by then are shown); 2 a usage
+// error or problems found by -check; 3 malformed input: the table, -rel and
+// -format dropped a link-value (or a parameter, a Link-Template field, a
+// linkset) that they could not read, and printed the rest; -next found no
+// usable next link in a malformed head (3 wins over 1); 130 interrupted
+// (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 package main

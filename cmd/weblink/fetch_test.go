@@ -150,6 +150,39 @@ func TestURLFails(t *testing.T) {
 	r.wantErr(t, "connect")
 }
 
+// TestURLStatusLinks: a response that is not 2xx shows its links before
+// the error, which still sets the exit status: a 404 or a 500 may link to
+// help or a status page. Before, the error alone. -next prints none: a
+// failed page's next link is not one to follow.
+func TestURLStatusLinks(t *testing.T) {
+	u := serveFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			w.Header().Set("Link", `</help>; rel="help"`)
+			w.WriteHeader(http.StatusNotFound)
+		case "/broken":
+			w.Header().Set("Link", `</status>; rel="status", </broken?p=2>; rel="next"`)
+			w.WriteHeader(http.StatusInternalServerError)
+		case "/items":
+			w.Header().Set("Link", `</broken>; rel="next"`)
+		}
+	})
+	r := runCmd(t, "", "-url", u+"/missing")
+	r.want(t, exitNone, "REL   TARGET\nhelp  "+u+"/help\n")
+	if want := "weblink: " + u + "/missing answered 404 Not Found\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	r = runCmd(t, "", "-url", u+"/broken", "-rel", "status")
+	r.want(t, exitNone, u+"/status\n")
+	r.wantErr(t, "answered 500 Internal Server Error")
+	r = runCmd(t, "", "-url", u+"/items", "-all", "-format")
+	r.want(t, exitNone, "<"+u+"/broken>; rel=\"next\"\n<"+u+"/status>; rel=\"status\"\n<"+u+"/broken?p=2>; rel=\"next\"\n")
+	r.wantErr(t, u+"/broken answered 500")
+	r = runCmd(t, "", "-url", u+"/broken", "-next")
+	r.want(t, exitNone, "")
+	r.wantErr(t, "answered 500")
+}
+
 func TestAll(t *testing.T) {
 	a := &api{pages: 3}
 	u := serve(t, a)

@@ -48,7 +48,7 @@ func TestPastedArguments(t *testing.T) {
 	}
 	// A problem in a later line says which line of which argument.
 	r := runCmd(t, "", `<https://a.example/0>; rel="first"`, "Link: <https://a.example/2>; rel=\"next\"\nLink: https://a.example/1; rel=\"prev\"")
-	r.want(t, exitOK, "REL    TARGET\nfirst  https://a.example/0\nnext   https://a.example/2\n")
+	r.want(t, exitMalformed, "REL    TARGET\nfirst  https://a.example/0\nnext   https://a.example/2\n")
 	if want := "weblink: argument 2, line 2, byte 0: link-value must start with \"<\""; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr %q, want it to start %q", r.stderr, want)
 	}
@@ -123,7 +123,7 @@ func TestPastedHead(t *testing.T) {
 // link-value, whose problem is said, rather than ignored.
 func TestPastedNotHeader(t *testing.T) {
 	r := runCmd(t, "", "urn:x\n<https://a.example/2>; rel=\"next\"")
-	r.want(t, exitNone, "")
+	r.want(t, exitMalformed, "")
 	r.wantErr(t, "argument 1, byte 0: link-value must start with \"<\"")
 }
 
@@ -175,7 +175,7 @@ func TestBodyOnStdin(t *testing.T) {
 		`{}`:                      `member "linkset" is missing`,
 	} {
 		r := runCmd(t, in)
-		if r.code != exitNone || !strings.Contains(r.stderr, want) {
+		if r.code != exitMalformed || !strings.Contains(r.stderr, want) {
 			t.Errorf("%q: exit %d, stderr %q; want a linkset error with %q", in, r.code, r.stderr, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -202,7 +203,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 			s := withoutUserinfo(o.url)
 			msg := fmt.Sprintf("-url: %q is not an absolute http or https URL", s)
 			if !strings.Contains(s, "://") && !strings.HasPrefix(s, "/") {
-				msg += fmt.Sprintf("; did you mean -url %q?", "https://"+s)
+				msg += fmt.Sprintf("; did you mean -url %q?", schemeFor(s)+s)
 			}
 			return o, nil, usageError(stderr, msg), false
 		}
@@ -251,7 +252,7 @@ func urlValue(values []string) string {
 		}
 		if isHostAndPath(s) {
 			return fmt.Sprintf("argument %d is not a Link field value (which starts with \"<\"); to fetch %s and show its links, use -url: weblink -url %s",
-				i+1, clean(withoutUserinfo(s)), "https://"+clean(withoutUserinfo(s)))
+				i+1, clean(withoutUserinfo(s)), schemeFor(s)+clean(withoutUserinfo(s)))
 		}
 	}
 	return ""
@@ -276,6 +277,32 @@ func isHostAndPath(s string) bool {
 		host = host[:i]
 	}
 	return host == "localhost" || strings.Contains(strings.Trim(host, "."), ".")
+}
+
+// schemeFor returns the scheme to suggest, with its "://", for s, a URL
+// written without one: http for a loopback host (localhost, a name under
+// .localhost, an address of 127.0.0.0/8 or ::1) and for any IP address
+// literal, which a development server or a device answers without TLS as a
+// rule (and a certificate seldom names); https for a host name.
+func schemeFor(s string) string {
+	u, err := url.Parse("//" + s)
+	if err != nil {
+		return "https://"
+	}
+	host := u.Hostname()
+	if i := strings.IndexByte(host, '%'); i >= 0 {
+		host = host[:i] // an IPv6 zone
+	}
+	if ascii.EqualFold(host, "localhost") || hasSuffixFold(host, ".localhost") || net.ParseIP(host) != nil {
+		return "http://"
+	}
+	return "https://"
+}
+
+// hasSuffixFold reports whether s ends with suffix, ASCII letters in any
+// case.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && ascii.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // isAlnum reports whether c is an ASCII letter or digit.

@@ -22,6 +22,7 @@ type page struct {
 	linkset    *document   // an application/linkset+json document, instead of heads
 	linkformat *document   // an application/link-format document (RFC 6690), instead of the heads' links
 	discovered *discovered // -discover: the links of a header and a body, instead of heads
+	blank      bool        // the input was empty or blank: its one head stands for nothing read
 }
 
 // A head is one response head, or what stands for one: the link values
@@ -56,6 +57,9 @@ type discovered struct {
 	links   weblink.Links
 	sources []string // header, link, a, area, feed or linkset, one per link
 	base    *url.URL // the URL the requests were redirected to, without userinfo
+	// malformed is whether the header of the resource had a link-value
+	// dropped.
+	malformed bool
 }
 
 // pageLinks is what a renderer gets for a page: its links, parsed and
@@ -67,6 +71,10 @@ type pageLinks struct {
 	hints   int           // how many of links are from 103 heads
 	sources []string      // -discover: where each link came from
 	linkset bool          // whether links are from a linkset+json document, which Check has not seen
+	// malformed is whether what stands for the final head (its Link
+	// fields, a linkset or link-format document, the header -discover
+	// read) had a link-value dropped: it may have been the next link.
+	malformed bool
 	// linkformat is whether the links are from a link-format document,
 	// resolved by linkformat.Resolve (RFC 6690 §2.1) rather than
 	// Links.Resolve.
@@ -95,26 +103,29 @@ const fromHints = "(103 Early Hints)"
 // (-base for a document).
 func (c *command) linksOf(p page) *pageLinks {
 	if d := p.discovered; d != nil {
-		return &pageLinks{base: d.base, links: d.links, sources: d.sources}
+		return &pageLinks{base: d.base, links: d.links, sources: d.sources, malformed: d.malformed}
 	}
 	pl := &pageLinks{}
 	base := c.opts.baseURL
 	if n := len(p.heads); n > 0 {
 		pl.url, base = p.heads[n-1].url, p.heads[n-1].base
 	}
+	// A link-format or linkset+json page's final head stands for the
+	// document: only its 103 heads have fields.
+	pl.links, pl.hints, pl.malformed = c.parseHeads(p.heads)
+	pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
 	if p.linkset != nil {
-		pl.links, pl.linkset = c.parseLinkset(p.linkset), true
-	} else {
-		// A link-format page's final head stands for the document: only
-		// its 103 heads have fields.
-		pl.links, pl.hints = c.parseHeads(p.heads)
-		pl.templates, pl.hintTemplates = c.parseTemplates(p.heads)
+		links, malformed := c.parseLinkset(p.linkset)
+		pl.links, pl.linkset = append(pl.links, links...), true
+		pl.malformed = pl.malformed || malformed
 	}
 	if base != nil {
 		pl.links = pl.links.Resolve(base)
 	}
 	if p.linkformat != nil {
-		pl.links, pl.linkformat = append(pl.links, resolveLinkFormat(c.parseLinkFormat(p.linkformat), base)...), true
+		links, malformed := c.parseLinkFormat(p.linkformat)
+		pl.links, pl.linkformat = append(pl.links, resolveLinkFormat(links, base)...), true
+		pl.malformed = pl.malformed || malformed
 	}
 	pl.base = base
 	return pl
@@ -144,9 +155,10 @@ func hostsByDefault(links weblink.Links) weblink.Links {
 }
 
 // parseLinkset parses a linkset+json document and reports what makes it
-// invalid.
-func (c *command) parseLinkset(doc *document) weblink.Links {
+// invalid; malformed is whether it is.
+func (c *command) parseLinkset(doc *document) (links weblink.Links, malformed bool) {
 	links, err := weblink.ParseLinksetJSON(doc.text)
+	c.dropped = c.dropped || err != nil
 	var le *weblink.LinksetError
 	switch {
 	case errors.As(err, &le) && le.Offset >= 0:
@@ -162,24 +174,23 @@ func (c *command) parseLinkset(doc *document) weblink.Links {
 	case err != nil:
 		c.problem("input", err)
 	}
-	return links
+	return links, err != nil
 }
 
 // parseLinkFormat parses a link-format document and reports, with their
-// line and byte, the link-values it dropped.
-func (c *command) parseLinkFormat(doc *document) weblink.Links {
+// line and byte, the link-values it dropped; malformed is whether it
+// dropped some.
+func (c *command) parseLinkFormat(doc *document) (links weblink.Links, malformed bool) {
 	links, err := linkformat.Parse(doc.text)
-	if err == nil {
-		return links
-	}
 	c.parseProblems(field{label: "input", line: doc.line, text: string(doc.text)}, err)
-	return links
+	return links, err != nil
 }
 
 // parseHeads parses the Link field values of heads and reports what could
 // not be parsed, or with -check what weblink.Check finds. The first hints
-// links are from 103 Early Hints heads.
-func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
+// links are from 103 Early Hints heads; malformed is whether a link-value
+// of the final head was dropped.
+func (c *command) parseHeads(heads []head) (all weblink.Links, hints int, malformed bool) {
 	fc, checking := c.render.(fieldChecker)
 	for i, h := range heads {
 		for _, f := range h.links {
@@ -188,7 +199,10 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
 			all = append(all, links...)
 			if f.hint {
 				hints += len(links)
+			} else if err != nil {
+				malformed = true
 			}
+			c.dropped = c.dropped || err != nil
 			if checking {
 				fc.checkField(c, f)
 				continue
@@ -196,7 +210,7 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int) {
 			c.parseProblems(f, err)
 		}
 	}
-	return all, hints
+	return all, hints, malformed
 }
 
 // parseProblems reports each problem of err, what parsing f found: at its
@@ -227,6 +241,7 @@ func (c *command) parseTemplates(heads []head) (all []linktemplate.Template, hin
 		}
 		ts, err := linktemplate.ParseHeader(http.Header{"Link-Template": lines})
 		all = append(all, ts...)
+		c.dropped = c.dropped || err != nil
 		var se *linktemplate.SyntaxError
 		f := h.templates[0]
 		if f.hint = i < len(heads)-1; f.hint {
@@ -240,6 +255,16 @@ func (c *command) parseTemplates(heads []head) (all []linktemplate.Template, hin
 		}
 	}
 	return all, hints
+}
+
+// droppedInput reports whether err, a problem of discover.Links or
+// discover.APICatalog, says that input was dropped as malformed: a
+// link-value or a parameter (*weblink.SyntaxError), or a linkset
+// (*weblink.LinksetError).
+func droppedInput(err error) bool {
+	var se *weblink.SyntaxError
+	var le *weblink.LinksetError
+	return errors.As(err, &se) || errors.As(err, &le)
 }
 
 // leaves returns the errors that err joins (errors.Join), or err itself:

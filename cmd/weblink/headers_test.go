@@ -118,7 +118,17 @@ func TestRequestHeaderErrors(t *testing.T) {
 		{[]string{"-url", "http://127.0.0.1:1/", "-timeout", "0"}, "-timeout must be more than 0"},
 		{[]string{"-url", "http://127.0.0.1:1/", "-timeout", "soon"}, `invalid value "soon" for flag -timeout`},
 		{[]string{"-url", "example.com"}, `-url: "example.com" is not an absolute http or https URL; did you mean -url "https://example.com"?`},
-		{[]string{"-url", "localhost:8080/x"}, `did you mean -url "https://localhost:8080/x"?`},
+		// A loopback address or an IP literal is suggested with http://,
+		// which a development server or a device answers; https:// (the
+		// suggestion before) then failed.
+		{[]string{"-url", "localhost:8080/x"}, `did you mean -url "http://localhost:8080/x"?`},
+		{[]string{"-url", "127.0.0.1:8080/x"}, `did you mean -url "http://127.0.0.1:8080/x"?`},
+		{[]string{"-url", "[::1]:8080/x"}, `did you mean -url "http://[::1]:8080/x"?`},
+		{[]string{"-url", "192.168.1.20/status"}, `did you mean -url "http://192.168.1.20/status"?`},
+		{[]string{"-url", "App.Localhost:3000"}, `did you mean -url "http://App.Localhost:3000"?`},
+		{[]string{"-url", "[fe80::1%25eth0]:80/"}, `did you mean -url "http://[fe80::1%25eth0]:80/"?`},
+		{[]string{"-url", "localhost.example.com/x"}, `did you mean -url "https://localhost.example.com/x"?`},
+		{[]string{"-url", "127.0.0.1.nip.io/x"}, `did you mean -url "https://127.0.0.1.nip.io/x"?`},
 		{[]string{"-url", "tok@example.com/x"}, `-url: "example.com/x" is not an absolute http or https URL; did you mean -url "https://example.com/x"?`},
 	} {
 		r := runCmd(t, "", c.args...)

@@ -25,7 +25,7 @@ func TestBinaryStdin(t *testing.T) {
 	} {
 		for _, args := range modes {
 			r := runCmd(t, in, args...)
-			if r.code != exitOK && r.code != exitNone && r.code != exitProblem {
+			if r.code != exitOK && r.code != exitNone && r.code != exitProblem && r.code != exitMalformed {
 				t.Errorf("%q: exit %d", args, r.code)
 			}
 			if len(args) != 2 && strings.ContainsAny(r.stdout, "\x00\x07\x1b") {
@@ -34,7 +34,7 @@ func TestBinaryStdin(t *testing.T) {
 		}
 	}
 	r := runCmd(t, string(bin))
-	r.want(t, exitNone, "")
+	r.want(t, exitMalformed, "")
 	if !strings.HasSuffix(r.stderr, "weblink: no links found\n") {
 		t.Errorf("stderr ends %q", r.stderr[max(len(r.stderr)-100, 0):])
 	}
@@ -127,12 +127,12 @@ func FuzzStdin(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string, mode int) {
 		args := modes[uint(mode)%uint(len(modes))]
 		r := runCmd(t, in, args...)
-		if r.code < exitOK || r.code > exitProblem {
+		if r.code < exitOK || r.code > exitMalformed {
 			t.Errorf("exit %d", r.code)
 		}
 		// The same text as an argument.
 		r = runCmd(t, "", append([]string{in}, args...)...)
-		if r.code < exitOK || r.code > exitProblem {
+		if r.code < exitOK || r.code > exitMalformed {
 			t.Errorf("exit %d", r.code)
 		}
 	})

@@ -112,7 +112,7 @@ func TestLinksetJSONInput(t *testing.T) {
 	runCmd(t, in, "-rel", "describedby", "-base", "https://example.org/x").want(t, exitOK, "https://example.org/meta\n")
 
 	r := runCmd(t, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
-	r.want(t, exitNone, "")
+	r.want(t, exitMalformed, "")
 	r.wantErr(t, "line 1, byte 43: invalid linkset: linkset[0].next[0].href: missing")
 	// -check shows the place with a caret, from the offset of the
 	// *weblink.LinksetError, on the line where it is.

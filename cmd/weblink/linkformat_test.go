@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -244,4 +245,45 @@ func TestLinkFormatEarlyHints(t *testing.T) {
 	runBinary(t, "", "-url", u+"/core", "-format").want(t, exitOK,
 		`<http://`+host+`/sensors/temp>;rel="hosts";anchor="http://`+host+`/";rt="temperature"`+"\n")
 	runBinary(t, "", "-url", u+"/core", "-rel", "preload").want(t, exitNone, "")
+}
+
+// TestLinksetURL: -url on a response that is application/linkset or
+// application/linkset+json (RFC 9264 §4) shows the links of the linkset in
+// its body, resolved against the URL, as it shows those of a link-format
+// body: HEAD, then GET for the body, the head's own Link field left out.
+// Before, both said "no links found" (the head has none) and exited 1.
+func TestLinksetURL(t *testing.T) {
+	var methods []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		methods = append(methods, r.Method+" "+r.URL.Path)
+		w.Header().Set("Link", "<ignored>; rel=next") // the body holds the links
+		switch r.URL.Path {
+		case "/ls":
+			w.Header().Set("Content-Type", "application/linkset")
+			io.WriteString(w, "<items?page=2>; rel=next,\n  </about>; rel=describedby,\n<items?page=9>;\n  rel=last\n")
+		case "/lsj":
+			w.Header().Set("Content-Type", `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`)
+			io.WriteString(w, `{"linkset": [{"anchor": "/items", "next": [{"href": "/items?page=2"}], "item": [{"href": "/i/1"}]}]}`)
+		case "/bad":
+			w.Header().Set("Content-Type", "application/linkset+json")
+			io.WriteString(w, `{"linkset": [{"next": [{"type": "text/html"}]}]}`)
+		}
+	}))
+	defer srv.Close()
+	u := srv.URL
+	r := runCmd(t, "", "-url", u+"/ls", "-format")
+	r.want(t, exitOK, "<"+u+"/items?page=2>; rel=\"next\"\n<"+u+"/about>; rel=\"describedby\"\n<"+u+"/items?page=9>; rel=\"last\"\n")
+	if got := strings.Join(methods, ", "); got != "HEAD /ls, GET /ls" {
+		t.Errorf("requests: %s", got)
+	}
+	runCmd(t, "", "-url", u+"/ls", "-next").want(t, exitOK, u+"/items?page=2\n")
+	runCmd(t, "", "-url", u+"/lsj", "-rel", "item").want(t, exitOK, u+"/i/1\n")
+	w := len(u + "/items?page=2")
+	runCmd(t, "", "-url", u+"/lsj").want(t, exitOK, ""+
+		fmt.Sprintf("REL   %-*s  ATTRIBUTES\n", w, "TARGET")+
+		fmt.Sprintf("next  %-*s  anchor=%s/items\n", w, u+"/items?page=2", u)+
+		fmt.Sprintf("item  %-*s  anchor=%s/items\n", w, u+"/i/1", u))
+	r = runCmd(t, "", "-url", u+"/bad")
+	r.want(t, exitMalformed, "")
+	r.wantErr(t, "invalid linkset: linkset[0].next[0].href: missing")
 }

@@ -351,7 +351,7 @@ func TestFlagsAfterValues(t *testing.T) {
 	}
 	// After "--", something that looks like a flag is a link value.
 	r := runCmd(t, "", "-rel", "next", "--", "-format")
-	r.want(t, exitNone, "")
+	r.want(t, exitMalformed, "")
 	r.wantErr(t, `argument 1, byte 0: link-value must start with "<"`)
 	// A flag value may start with "-".
 	runCmd(t, "", "-rel", "-x", `<a>; rel=-x`).want(t, exitOK, "a\n")
@@ -369,7 +369,7 @@ func TestRel(t *testing.T) {
 	// Warnings go to stderr; stdout holds targets only. A target holding a
 	// space or a line break cannot split the shell's line or word.
 	r = runCmd(t, "", "-rel", "next", `<a b>; rel=next, broken; rel=next`, "<x\x01y>; rel=next")
-	r.want(t, exitOK, "a%20b\nx%01y\n")
+	r.want(t, exitMalformed, "a%20b\nx%01y\n")
 	r.wantErr(t, "argument 1, byte 17: link-value must start with")
 
 	// Non-ASCII becomes a URI (RFC 3987 §3.1), so a C1 control such as
@@ -423,7 +423,9 @@ func TestCheckLinksetDocument(t *testing.T) {
 		"                                    ^\n"+
 		"line 3, byte 70: error: expected \";\" or \",\" after a quoted-string, found \"j\"; link-value dropped; separate parameters with \";\" and link-values with \",\"; quote a value that holds other characters\n"+
 		"2 links: 1 error, 0 warnings\n")
-	runCmd(t, in, "-rel", "last").want(t, exitOK, "https://a.example/3\n")
+	// -rel prints what could be read, with exit status 3 for the
+	// link-value dropped.
+	runCmd(t, in, "-rel", "last").want(t, exitMalformed, "https://a.example/3\n")
 }
 
 func TestTitleLanguage(t *testing.T) {
@@ -553,18 +555,22 @@ func TestURLArgument(t *testing.T) {
 	}
 	// A URL without its scheme too; before: "link-value must start with
 	// "<"" and "no links found", exit status 1.
-	for _, arg := range []string{"example.com", "api.example.com/items?page=2", "localhost:8080/", "Link: www.example.com"} {
+	for _, arg := range []string{"example.com", "api.example.com/items?page=2", "localhost:8080/", "127.0.0.1:8080/x", "Link: www.example.com"} {
 		r := runBinary(t, "", arg)
 		host := strings.TrimPrefix(arg, "Link: ")
-		if want := "use -url: weblink -url https://" + host + "\n"; r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, want) {
+		scheme := "https://"
+		if strings.HasPrefix(host, "localhost") || strings.HasPrefix(host, "127.") {
+			scheme = "http://" // before, https:// for these too
+		}
+		if want := "use -url: weblink -url " + scheme + host + "\n"; r.code != exitProblem || r.stdout != "" || !strings.Contains(r.stderr, want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", arg, r.code, r.stdout, r.stderr, want)
 		}
 	}
 	// What is not one stays a malformed link-value.
 	for _, arg := range []string{"foo", "a=b", "x.y; rel=next", "/items"} {
 		r := runBinary(t, "", arg)
-		if r.code != exitNone || !strings.Contains(r.stderr, `link-value must start with "<"`) {
-			t.Errorf("%q: exit %d, stderr %q; want 1 and a malformed link-value", arg, r.code, r.stderr)
+		if r.code != exitMalformed || !strings.Contains(r.stderr, `link-value must start with "<"`) {
+			t.Errorf("%q: exit %d, stderr %q; want 3 and a malformed link-value", arg, r.code, r.stderr)
 		}
 	}
 }

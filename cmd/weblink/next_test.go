@@ -55,6 +55,7 @@ func TestNext(t *testing.T) {
 			exitOK, page + "?page=2\n"},
 		{"REL=NEXT", []string{"-next", "-base", page, `<?page=2>; REL=NEXT`}, "", exitOK, page + "?page=2\n"},
 		{"without a base, as written", []string{"-next", `</mine?page=2>; rel=next`}, "", exitOK, "/mine?page=2\n"},
+		{"without a base, absolute", []string{"-next", `<https://api.example.com/mine?page=2>; rel=next`}, "", exitOK, page + "?page=2\n"},
 		{"without a base, an anchor elsewhere", []string{"-next", `</other?page=2>; rel=next; anchor="/other"`}, "", exitNone, ""},
 		{"only another resource's next", []string{"-next", "-base", page, `</other?page=2>; rel=next; anchor="/other"`}, "", exitNone, ""},
 		{"no next link", []string{"-next", "-base", page, `<?page=1>; rel=prev`}, "", exitNone, ""},
@@ -64,8 +65,12 @@ func TestNext(t *testing.T) {
 			"HTTP/1.1 103 Early Hints\r\nLink: <?page=9>; rel=next\r\n\r\nHTTP/1.1 200 OK\r\n\r\n", exitNone, ""},
 	} {
 		r := runBinary(t, c.stdin, c.args...)
-		if r.code != c.code || r.stdout != c.want || r.stderr != "" {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q and nothing", c.name, r.code, r.stdout, r.stderr, c.code, c.want)
+		stderr := "" // a relative URL printed says that -base resolves it; before, nothing
+		if c.want != "" && !strings.Contains(c.want, "://") {
+			stderr = "weblink: the next link is relative; -base with the URL of the page resolves it: curl -sI \"$u\" | weblink -next -base \"$u\"\n"
+		}
+		if r.code != c.code || r.stdout != c.want || r.stderr != stderr {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q and %q", c.name, r.code, r.stdout, r.stderr, c.code, c.want, stderr)
 		}
 	}
 	// With -url, the next link of the response.

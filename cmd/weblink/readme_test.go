@@ -38,16 +38,7 @@ func TestReadmeShellLoop(t *testing.T) {
 	// weblink binary against a local API of three pages: one request per
 	// page, each page in its own file. Each page also has the next link of
 	// another resource (anchor="/other"), which the loop must not follow.
-	bash, err := exec.LookPath("bash")
-	if err == nil {
-		_, err = exec.LookPath("curl")
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs bash and curl: %v", err)
-		}
-		t.Skip(err)
-	}
+	bash := lookBashAndCurl(t)
 	var requests atomic.Int32
 	a := &api{pages: 3, anchored: true}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -63,13 +54,36 @@ func TestReadmeShellLoop(t *testing.T) {
 	}
 }
 
-// runLoop runs the README loop with bash flags and checks what it did.
-func runLoop(t *testing.T, bash, flags, loop string, a *api, requests *atomic.Int32) {
-	dir := t.TempDir()
+// lookBashAndCurl returns the path of bash, and skips the test (fails it
+// in CI) when bash or curl is missing.
+func lookBashAndCurl(t *testing.T) string {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err == nil {
+		_, err = exec.LookPath("curl")
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs bash and curl: %v", err)
+		}
+		t.Skip(err)
+	}
+	return bash
+}
+
+// loopCommand returns the command that runs the README loop with bash
+// flags in dir, with the weblink binary first in PATH.
+func loopCommand(bash, flags, loop, dir string) *exec.Cmd {
 	cmd := exec.Command(bash, flags, loop)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	if out, err := cmd.CombinedOutput(); err != nil {
+	return cmd
+}
+
+// runLoop runs the README loop with bash flags and checks what it did.
+func runLoop(t *testing.T, bash, flags, loop string, a *api, requests *atomic.Int32) {
+	dir := t.TempDir()
+	if out, err := loopCommand(bash, flags, loop, dir).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s\n%s", err, out, loop)
 	}
 	for n := 1; n <= 4; n++ {
@@ -86,5 +100,40 @@ func runLoop(t *testing.T, bash, flags, loop string, a *api, requests *atomic.In
 	}
 	if got := a.requests(); got != "GET GET GET" {
 		t.Errorf("requests %q", got)
+	}
+}
+
+// TestReadmeShellLoopMalformed: the README loop tells a malformed Link
+// header from the last page. Page 2 lost the ">" of its next link, so
+// weblink -next finds no usable next link and exits with status 3: the
+// loop says so on standard error and stops, under set -e too. Before,
+// -next exited 1 there, as on a last page, and the loop ended silently.
+func TestReadmeShellLoopMalformed(t *testing.T) {
+	bash := lookBashAndCurl(t)
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		switch r.URL.Query().Get("page") {
+		case "1":
+			w.Header().Set("Link", `</items?page=2>; rel="next"`)
+		case "2":
+			w.Header().Set("Link", `</items?page=1>; rel="prev", </items?page=3; rel="next"`)
+		}
+		fmt.Fprintf(w, "page %d\n", n)
+	}))
+	defer srv.Close()
+	loop := strings.Replace(readmeLoop(t), "https://api.example.com/items", srv.URL+"/items?page=1", 1)
+	for _, flags := range []string{"-c", "-euc"} {
+		requests.Store(0)
+		out, err := loopCommand(bash, flags, loop, t.TempDir()).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", flags, err, out)
+		}
+		if !strings.Contains(string(out), "page 2: malformed Link header, no usable next link; stopped\n") {
+			t.Errorf("%s: output %q; want the loop to say that page 2 is malformed", flags, out)
+		}
+		if got := requests.Load(); got != 2 {
+			t.Errorf("%s: %d requests, want 2", flags, got)
+		}
 	}
 }

@@ -66,7 +66,7 @@ func (k *checker) page(c *command, p *pageLinks) error {
 		if i < p.hints {
 			name += " " + fromHints
 		}
-		if p.linkset {
+		if p.linkset && i >= p.hints { // a 103's links are from fields, which Check saw
 			for _, e := range leaves(l.Validate()) {
 				fmt.Fprintf(c.out, "%s: %s: %s\n", name, k.severity(c, false), clean(strings.TrimPrefix(e.Error(), prefix)))
 			}
@@ -88,7 +88,8 @@ func wellFormedRel(r string) bool {
 }
 
 // end prints the summary: links, errors and warnings. The exit status is
-// exitProblem when there are errors.
+// exitProblem when there are errors; a head without Link fields has
+// nothing to fix (exitOK), an empty input nothing checked (exitNone).
 func (k *checker) end(c *command) int {
 	more := ""
 	if k.capped {
@@ -103,7 +104,7 @@ func (k *checker) end(c *command) int {
 	switch {
 	case k.problems > 0:
 		return exitProblem
-	case c.links == 0 && c.tmpls == 0:
+	case c.links == 0 && c.tmpls == 0 && (c.blank || c.failed):
 		return c.noLinks()
 	}
 	return exitOK

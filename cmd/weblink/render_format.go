@@ -28,7 +28,7 @@ func (f *formatter) page(c *command, p *pageLinks) error {
 // end says when there were no links.
 func (f *formatter) end(c *command) int {
 	if f.links == 0 {
-		return c.noLinks()
+		return c.readable(c.noLinks())
 	}
-	return exitOK
+	return c.readable(exitOK)
 }

@@ -9,9 +9,12 @@ import (
 
 // nextPage is the renderer of -next: the one URL that weblink.NextURL, and
 // so paging.Pages, would follow from the final head, and nothing with
-// exit status 1 when there is none, so that a shell loop can page with it.
+// exit status 1 when there is none, so that a shell loop can page with it;
+// exit status 3 when there is none and the final head had a link-value
+// dropped, which may have been the next link (paging.ErrNextLink).
 type nextPage struct {
-	found bool
+	found     bool
+	malformed bool // a page without a next URL was malformed
 }
 
 // page prints the next URL of p: the target of its first link with
@@ -32,18 +35,31 @@ func (n *nextPage) page(c *command, p *pageLinks) error {
 	if p.base != nil {
 		resp.Request = &http.Request{URL: p.base}
 	}
-	if u, ok := weblink.NextURL(resp); ok {
-		n.found = true
-		c.out.WriteString(shellSafe(withoutUser(u)) + "\n")
+	u, ok := weblink.NextURL(resp)
+	if !ok {
+		n.malformed = n.malformed || p.malformed
+		return nil
+	}
+	n.found = true
+	c.out.WriteString(shellSafe(withoutUser(u)) + "\n")
+	if !u.IsAbs() {
+		// Printed as written: curl would take it for a host name or a
+		// file. Only the URL of the page can resolve it.
+		c.errorf("the next link is relative; -base with the URL of the page resolves it: curl -sI \"$u\" | weblink -next -base \"$u\"")
 	}
 	return nil
 }
 
 // end returns exitNone when there was no next URL, without a message: the
-// last page of a collection has none.
+// last page of a collection has none; exitMalformed, with a message, when
+// the head was malformed too.
 func (n *nextPage) end(c *command) int {
-	if !n.found {
-		return exitNone
+	switch {
+	case n.found:
+		return exitOK
+	case n.malformed:
+		c.errorf("no usable next link: the Link header is malformed (the broken part may be the next link)")
+		return exitMalformed
 	}
-	return exitOK
+	return exitNone
 }

@@ -39,13 +39,13 @@ func (r *relTargets) page(c *command, p *pageLinks) error {
 // end says when nothing matched.
 func (r *relTargets) end(c *command) int {
 	if r.links == 0 {
-		return c.noLinks()
+		return c.readable(c.noLinks())
 	}
 	if r.matches == 0 {
 		c.errorf("no link has relation type %q", r.rel)
-		return exitNone
+		return c.readable(exitNone)
 	}
-	return exitOK
+	return c.readable(exitOK)
 }
 
 // shellSafe returns a target for -rel output: bytes that would end the line,

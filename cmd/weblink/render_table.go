@@ -46,12 +46,12 @@ func (t *table) page(c *command, p *pageLinks) error {
 // end explains the "?" mark when a row has one.
 func (t *table) end(c *command) int {
 	if c.links == 0 && c.tmpls == 0 {
-		return c.noLinks()
+		return c.readable(c.noLinks())
 	}
 	if t.unregistered {
 		c.out.WriteString("? unregistered relation type\n")
 	}
-	return exitOK
+	return c.readable(exitOK)
 }
 
 // linkTable prints links as a table: relation types, target, title and

@@ -76,7 +76,7 @@ func TestPastedHeaderLine(t *testing.T) {
 		"1 link: 1 error, 0 warnings\n")
 	// Another header is not a Link field value.
 	r = runCmd(t, "", "-rel", "next", `Location: <a>; rel=next`)
-	r.want(t, exitNone, "")
+	r.want(t, exitMalformed, "")
 }
 
 func TestEarlyHintsHeads(t *testing.T) {

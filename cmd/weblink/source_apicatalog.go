@@ -37,6 +37,7 @@ func apiCatalogSource(c *command) error {
 		return c.fetchError(es[len(es)-1])
 	}
 	for _, e := range leaves(err) { // each problem on a line
+		c.dropped = c.dropped || droppedInput(e)
 		var unsent *url.Error
 		if errors.As(e, &unsent) {
 			e = c.fetchError(e) // worded as for -url: "no response within ... (-timeout)"

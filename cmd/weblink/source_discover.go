@@ -63,9 +63,15 @@ func discoverSource(c *command) error {
 	}
 	base := *final
 	base.User = nil
-	var cut error // what ended the reading of the resource's body: -timeout or an interrupt
+	var cut error      // what ended the reading of the resource's body: -timeout or an interrupt
+	var malformed bool // the header of the resource had a link-value dropped
 	for _, e := range problems {
 		var follow *discover.FollowError
+		if droppedInput(e) && !errors.As(e, &follow) {
+			// Only the resource's own: a linkset that is not
+			// well-formed fails alone, as one that is not 2xx does.
+			c.dropped, malformed = true, true
+		}
 		switch {
 		case e == error(status):
 		case c.cutShort(e) && !errors.As(e, &unsent) && !errors.As(e, &follow) && !errors.Is(e, discover.ErrLinksetLimit):
@@ -79,7 +85,7 @@ func discoverSource(c *command) error {
 	if cut == nil {
 		cut = c.runCut("the discovery") // while the linksets were read
 	}
-	if err := c.show(page{discovered: &discovered{links: links, sources: sources, base: &base}}); err != nil {
+	if err := c.show(page{discovered: &discovered{links: links, sources: sources, base: &base, malformed: malformed}}); err != nil {
 		return err
 	}
 	if cut != nil {

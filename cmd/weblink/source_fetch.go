@@ -56,16 +56,16 @@ func fetchSource(c *command) error {
 				break
 			}
 			if err != nil {
-				return c.fetchError(err)
+				return c.statusPageError(resp, hints.take(), err)
 			}
 			c.progress.clear()
-			if !c.opts.all && isLinkFormat(resp) {
-				// The links are in the body (RFC 6690): read it, with a
-				// GET when this was a HEAD.
+			if !c.opts.all && bodyHoldsLinks(resp) {
+				// The links are in the body (RFC 6690, RFC 9264): read
+				// it, with a GET when this was a HEAD.
 				if method == http.MethodHead {
 					return linkformatFetchSource(c)
 				}
-				return c.showLinkFormat(resp, hints.take())
+				return c.showBody(resp, hints.take())
 			}
 			if err := c.show(responsePage(resp, hints.take(), c.responseBase(resp))); err != nil {
 				return err
@@ -87,6 +87,22 @@ func fetchSource(c *command) error {
 		}
 	}
 	return nil
+}
+
+// statusPageError shows the links of resp, a response that is not 2xx, and
+// of hints, the 103 Early Hints heads before it, and returns the command's
+// error for err, which says so (fetchError): a 404 or a 500 may link to
+// help or status pages. -next shows none: a failed page's next link is
+// not one to follow. Without a response, err alone is returned.
+func (c *command) statusPageError(resp *http.Response, hints []http.Header, err error) error {
+	var se *paging.StatusError
+	if resp != nil && !c.opts.next && errors.As(err, &se) {
+		c.progress.clear()
+		if err := c.show(responsePage(resp, hints, c.responseBase(resp))); err != nil {
+			return err
+		}
+	}
+	return c.fetchError(err)
 }
 
 // maxJSONLinks is the most links -json collects over the pages of -all

@@ -133,7 +133,7 @@ func recognise(lr *lineReader, base *url.URL) (page, error) {
 			return page{}, errCurlNoHead
 		}
 		if !ok {
-			return page{heads: []head{{base: base}}}, nil
+			return page{heads: []head{{base: base}}, blank: true}, nil
 		}
 		if strings.TrimSpace(raw) != "" {
 			first = raw
