@@ -51,7 +51,7 @@ func Fetch(ctx context.Context, client *http.Client, req *http.Request) (*Signpo
 	}
 	s.addLevel1(header, fromHeader)
 	s.addLevel1(html, fromHTML)
-	s.addLevel2(level2)
+	s.addLevel2(splitDocs(level2, r.docLens))
 	s.notes.list = append(s.notes.list, r.notes.list...) // rules 15, 18, 19
 	for k, v := range r.notes.count {
 		if s.notes.count == nil {
@@ -65,6 +65,25 @@ func Fetch(ctx context.Context, client *http.Client, req *http.Request) (*Signpo
 	}
 	s.noteErrors(err)
 	return s, nil
+}
+
+// splitDocs splits the links of the linksets into those of each
+// document, by the number of links each gave; all in one when the numbers
+// do not add up.
+func splitDocs(links weblink.Links, lens []int) []weblink.Links {
+	total := 0
+	for _, n := range lens {
+		total += n
+	}
+	if total != len(links) {
+		return []weblink.Links{links}
+	}
+	docs := make([]weblink.Links, 0, len(lens))
+	for _, n := range lens {
+		docs = append(docs, links[:n:n])
+		links = links[n:]
+	}
+	return docs
 }
 
 // sourceAt returns where the i-th link came from, "" when discover did not

@@ -14,8 +14,9 @@ import (
 // reader is the state of one Fetch: what it asks discover for, and the
 // problems of the linksets it parsed (rules 15, 18, 19).
 type reader struct {
-	hook  readhook.Hook
-	notes problems
+	hook    readhook.Hook
+	notes   problems
+	docLens []int // how many links each linkset document parsed gave
 }
 
 // parseLinkset parses a linkset document that discover fetched from base:
@@ -24,6 +25,13 @@ type reader struct {
 // the deviations of rules 18 and 19. It notes the links without an
 // absolute anchor or target as written (rule 15).
 func (r *reader) parseLinkset(base *url.URL, doc []byte, mediaType string) (weblink.Links, error) {
+	links, err := r.parse(base, doc, mediaType)
+	r.docLens = append(r.docLens, len(links))
+	return links, err
+}
+
+// parse is parseLinkset without the record of docLens.
+func (r *reader) parse(base *url.URL, doc []byte, mediaType string) (weblink.Links, error) {
 	if mediaType == weblink.LinksetType {
 		links, err := weblink.ParseLinkset(doc)
 		r.noteRelative(links)

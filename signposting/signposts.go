@@ -140,18 +140,24 @@ func (s *Signposts) addLevel1(links weblink.Links, from source) {
 	}
 }
 
-// addLevel2 adds the links of the linksets to Level2, each once, noting a
-// link repeated (rule 9).
-func (s *Signposts) addLevel2(links weblink.Links) {
-	seen := map[string]bool{}
-	for i := range links {
-		k := linkKey("", links[i], false)
-		if seen[k] {
-			s.notes.add(9, 2, true, &links[i], "the same link is in the linksets twice; it counts once: write it once")
-			continue
+// addLevel2 adds the links of the linkset documents to Level2, each
+// once, noting a link repeated within one document (rule 9).
+func (s *Signposts) addLevel2(docs []weblink.Links) {
+	all := map[string]bool{}
+	for _, links := range docs {
+		seen := map[string]bool{}
+		for i := range links {
+			k := linkKey("", links[i], false)
+			if seen[k] {
+				s.notes.add(9, 2, true, &links[i], "the same link is in the linkset twice; it counts once: write it once")
+				continue
+			}
+			seen[k] = true
+			if !all[k] {
+				all[k] = true
+				s.Level2 = append(s.Level2, links[i])
+			}
 		}
-		seen[k] = true
-		s.Level2 = append(s.Level2, links[i])
 	}
 }
 
