@@ -81,6 +81,8 @@ var flagDocs = []struct{ name, help, example string }{
 		"weblink -url https://web.archive.org/web/timemap/link/example.com -linkformat -rel memento"},
 	{"api-catalog", "with -url: list the APIs that the origin of the URL publishes: GET its /.well-known/api-catalog (RFC 9727), following redirects to other origins but never from https to http, and the nested catalogs it lists on the same origin, one level deep; the table, -rel and -json show the catalog's links; not with -all, -discover, -check or -format",
 		"weblink -url https://example.com -api-catalog -json"},
+	{"signposting", "with -url: read the FAIR Signposting of a research record's landing page (the Link header, HTML <link> and the linksets of rel=\"linkset\" on its origin; a 410 tombstone is read) and check it against the profile's Level 1 and Level 2 rules: the signposts by relation, then each problem with the level it breaks; -json gives the signposts, Level2 and the problems as JSON; exit status 2 when a rule is broken or the fetch failed, 0 when clean (warnings only); not with -all, -discover, -api-catalog, -rel, -next, -check or -format",
+		"weblink -url https://zenodo.org/records/7839293 -signposting"},
 	{"version", "print the version of weblink, and the Go version and commit it was built from", "weblink -version"},
 	{"h", "print this help", "weblink -h"},
 }
@@ -111,7 +113,7 @@ Exit status: 0 success; 1 no links found, -rel matched nothing, -next found
 no next link, -json could hold none of the links, input or a response head
 larger than 1 MiB, a fetch failed (a status other than 2xx included), or
 -timeout ended the run (with -all, -discover or -api-catalog, the links read
-by then are shown); 2 a usage error or problems found by -check; 130
+by then are shown); 2 a usage error, problems found by -check, or a rule broken or fetch failed with -signposting; 130
 interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
 `
 
