@@ -180,6 +180,7 @@
 // no next link, -json could hold none of the links, input or a response head
 // larger than 1 MiB, a fetch failed (a status other than 2xx included), or
 // -timeout ended the run (with -all, -discover or -api-catalog, the links read
-// by then are shown); 2 a usage error, problems found by -check, or a rule broken or fetch failed with -signposting; 130
-// interrupted (Ctrl-C). Errors go to standard error, prefixed "weblink: ".
+// by then are shown); 2 a usage error, problems found by -check, or with
+// -signposting a broken rule or a failed fetch; 130 interrupted (Ctrl-C).
+// Errors go to standard error, prefixed "weblink: ".
 package main
