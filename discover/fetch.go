@@ -20,6 +20,7 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
 	"github.com/weblinking/weblink/internal/ratelimit"
+	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/internal/weborigin"
 	"github.com/weblinking/weblink/paging"
 )
@@ -137,7 +138,7 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 	ctx, stop := mergeContexts(ctx, req.Context())
 	defer stop()
 	home := originOf(req.URL)
-	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx)}
+	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx), hook: readhook.From(ctx)}
 	if f.sources != nil {
 		*f.sources = (*f.sources)[:0]
 	}
@@ -159,7 +160,8 @@ func mergeContexts(ctx, other context.Context) (context.Context, func()) {
 type fetcher struct {
 	cfg     config
 	client  *http.Client
-	sources *[]string // the command's record of where each link came from
+	sources *[]string      // the command's record of where each link came from
+	hook    *readhook.Hook // package signposting's requests; nil for none
 	links   weblink.Links
 	probs   problems
 }
@@ -175,6 +177,9 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		resp.Request = req // a RoundTripper other than net/http's may leave it nil
 	}
 	final := resp.Request.URL
+	if f.hook != nil {
+		f.hook.StatusCode, f.hook.URL = resp.StatusCode, final
+	}
 	header, err := weblink.ParseHeader(resp.Header)
 	resolveLinks(header, baseOf(final), &f.probs)
 	f.add(header, "header")
@@ -182,7 +187,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if !is2xx(resp.StatusCode) {
+	if !is2xx(resp.StatusCode) && (f.hook == nil || f.hook.ReadStatus != resp.StatusCode) {
 		st := statusError(resp, final)
 		return f.links, errors.Join(append([]error{st}, append(errs, f.probs.err())...)...)
 	}
@@ -287,9 +292,12 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 		return
 	}
 	var links weblink.Links
-	if mediaType == weblink.LinksetType {
+	switch {
+	case f.hook != nil && f.hook.ParseLinkset != nil:
+		links, err = f.hook.ParseLinkset(base, doc, mediaType)
+	case mediaType == weblink.LinksetType:
 		links, err = weblink.ParseLinkset(doc)
-	} else {
+	default:
 		links, err = weblink.ParseLinksetJSON(doc)
 	}
 	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {

@@ -142,6 +142,16 @@
 //	    on the same origin, one level deep; the table, -rel and -json show the
 //	    catalog's links; not with -all, -discover, -check or -format
 //	    $ weblink -url https://example.com -api-catalog -json
+//	-signposting
+//	    with -url: read the FAIR Signposting of a research record's landing page
+//	    (the Link header, HTML <link> and the linksets of rel="linkset" on its
+//	    origin; a 410 tombstone is read) and check it against the profile's
+//	    Level 1 and Level 2 rules: the signposts by relation, then each problem
+//	    with the level it breaks; -json gives the signposts, Level2 and the
+//	    problems as JSON; exit status 2 when a rule is broken or the fetch
+//	    failed, 0 when clean (warnings only); not with -all, -discover,
+//	    -api-catalog, -rel, -next, -check or -format
+//	    $ weblink -url https://zenodo.org/records/7839293 -signposting
 //	-version
 //	    print the version of weblink, and the Go version and commit it was built
 //	    from
@@ -177,7 +187,8 @@
 // of the links, input or a response head larger than 1 MiB, a fetch failed (a
 // status other than 2xx included), or -timeout ended the run (with -all,
 // -discover or -api-catalog, the links read by then are shown); 2 a usage
-// error or problems found by -check; 3 malformed input: the table, -rel and
+// error, problems found by -check, or with -signposting a broken rule or a
+// failed fetch; 3 malformed input: the table, -rel and
 // -format dropped a link-value (or a parameter, a Link-Template field, a
 // linkset) that they could not read, and printed the rest; -next found no
 // usable next link in a malformed head (3 wins over 1); 130 interrupted

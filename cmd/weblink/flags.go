@@ -32,6 +32,7 @@ type options struct {
 	// (RFC 6690).
 	linkformat bool
 	catalog    bool          // -api-catalog
+	signpost   bool          // -signposting
 	headers    http.Header   // -H, each repeated
 	timeout    time.Duration // for each request
 	wait       time.Duration // -wait: WaitRateLimits; 0: off
@@ -63,6 +64,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.discover, "discover", false, flagHelp("discover"))
 	fs.BoolVar(&o.linkformat, "linkformat", false, flagHelp("linkformat"))
 	fs.BoolVar(&o.catalog, "api-catalog", false, flagHelp("api-catalog"))
+	fs.BoolVar(&o.signpost, "signposting", false, flagHelp("signposting"))
 	fs.BoolVar(&o.version, "version", false, flagHelp("version"))
 	fs.BoolVar(&o.help, "h", false, flagHelp("h")) // -help and --help give flag.ErrHelp
 	return fs
@@ -175,6 +177,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-linkformat reads standard input or the body of -url, and cannot be combined with -all, -check, -discover or link values"), false
 	case o.catalog && (o.url == "" || o.all || o.discover || o.check || o.format):
 		return o, nil, usageError(stderr, "-api-catalog needs -url, and cannot be combined with -all, -discover, -check or -format"), false
+	case o.signpost && (o.url == "" || o.all || o.discover || o.catalog || o.rel != "" || o.next || o.check || o.format || o.base != ""):
+		return o, nil, usageError(stderr, "-signposting needs -url, and cannot be combined with -all, -discover, -api-catalog, -rel, -next, -check, -format or -base"), false
 	case o.base != "" && (o.discover || o.catalog):
 		return o, nil, usageError(stderr, "-base cannot be combined with -discover or -api-catalog, which resolve the links against the URLs they fetch"), false
 	case maxPages && !o.all:

@@ -21,6 +21,9 @@ type renderer interface {
 // mode of the command is one of each. values are the link values given as
 // arguments, stdin is standard input.
 func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
+	if o.signpost {
+		return signpostingSource, &signpostingReport{json: o.json}
+	}
 	var src source
 	switch {
 	case o.url != "" && o.discover:

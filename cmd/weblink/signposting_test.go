@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// signpostSite serves /good, a landing page at Level 2; /bad, one whose
+// item has type="csv" and whose cite-as holds an escape sequence; and
+// /gone, a 500.
+func signpostSite(t *testing.T) string {
+	var base string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/good", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `<https://doi.org/10.1/x>; rel="cite-as", <`+base+`/m.json>; rel="describedby"; type="application/json", <`+base+`/d.csv>; rel="item"; type="text/csv", <https://schema.org/Dataset>; rel="type", <`+base+`/ls>; rel="linkset"; type="application/linkset+json"`)
+	})
+	mux.HandleFunc("/ls", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/linkset+json")
+		fmt.Fprintf(w, `{"linkset":[{"anchor":"%[1]s/good","cite-as":[{"href":"https://doi.org/10.1/x"}],"describedby":[{"href":"%[1]s/m.json","type":"application/json"}],"item":[{"href":"%[1]s/d.csv","type":"text/csv"}],"type":[{"href":"https://schema.org/Dataset"}]}]}`, base)
+	})
+	mux.HandleFunc("/bad", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `<https://doi.org/10.1/x>; rel="cite-as", <`+base+`/d.csv>; rel="item"; type="csv"`)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<link rel=cite-as href=\"https://doi.org/\x1b[31mred\">")
+	})
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(500) })
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	base = srv.URL
+	return base
+}
+
+// TestSignposting runs weblink -signposting: the table, -json, and the
+// exit status, 0 when clean and 2 on a broken rule or a failed fetch.
+func TestSignposting(t *testing.T) {
+	base := signpostSite(t)
+	r := runCmd(t, "", "-url", base+"/good", "-signposting")
+	if r.code != 0 || !strings.Contains(r.stdout, "level 2\n") || !strings.Contains(r.stdout, "cite-as      https://doi.org/10.1/x\n") {
+		t.Errorf("good: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCmd(t, "", "-url", base+"/bad", "-signposting")
+	if r.code != 2 || !strings.Contains(r.stdout, `level 1 error: type="csv" is not a media type`) || !strings.Contains(r.stdout, "level 1 error: the HTML's cite-as differs") {
+		t.Errorf("bad: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("an escape sequence reached the terminal:\n%q", r.stdout)
+	}
+	r = runCmd(t, "", "-url", base+"/bad", "-signposting", "-json")
+	var out struct {
+		Level     int
+		Signposts struct{ Linkset []map[string]any }
+		Problems  []struct {
+			Level   int
+			Warning bool
+			Msg     string
+			Link    string
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 2 || out.Level != 0 || len(out.Problems) == 0 || len(out.Signposts.Linkset) != 1 {
+		t.Errorf("-json: exit %d, %v, %+v\n%s", r.code, err, out, r.stdout)
+	}
+	r = runCmd(t, "", "-url", base+"/gone", "-signposting")
+	if r.code != 2 || !strings.Contains(r.stderr, "500") {
+		t.Errorf("500: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCmd(t, "", "-url", base+"/good", "-signposting", "-check")
+	if r.code != 2 || !strings.Contains(r.stderr, "-signposting needs -url") {
+		t.Errorf("-check: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,188 @@
+package signposting
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/weblinking/weblink"
+)
+
+// site is what a test server serves: the landing page at /record with
+// header (Link field values, "{base}" replaced by the server's URL) and
+// html (the <head> content), and more documents by path.
+type site struct {
+	header []string
+	html   string
+	status int                  // of /record; 0 means 200
+	docs   map[string][2]string // path: content type, body
+}
+
+// serve starts a server for st and returns its URL.
+func serve(t *testing.T, st site) string {
+	t.Helper()
+	var base string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/record" {
+			for _, h := range st.header {
+				w.Header().Add("Link", strings.ReplaceAll(h, "{base}", base))
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			if st.status != 0 {
+				w.WriteHeader(st.status)
+			}
+			fmt.Fprintf(w, "<!doctype html><html><head>%s</head><body>record</body></html>", strings.ReplaceAll(st.html, "{base}", base))
+			return
+		}
+		d, ok := st.docs[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", d[0])
+		fmt.Fprint(w, strings.ReplaceAll(d[1], "{base}", base))
+	}))
+	t.Cleanup(srv.Close)
+	base = srv.URL
+	return base
+}
+
+// fetchSite serves st and fetches its landing page.
+func fetchSite(t *testing.T, st site) *Signposts {
+	t.Helper()
+	base := serve(t, st)
+	req, _ := http.NewRequest(http.MethodGet, base+"/record", nil)
+	s, err := Fetch(context.Background(), nil, req)
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	return s
+}
+
+var ruleRE = regexp.MustCompile(`\(rule (\d+)\)$`)
+
+// codes returns the problems as "L<level> <E|W><rule>", sorted, each
+// once.
+func codes(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		m := ruleRE.FindStringSubmatch(p.Msg)
+		kind := "E"
+		if p.Warning {
+			kind = "W"
+		}
+		c := fmt.Sprintf("L%d %s%s", p.Level, kind, m[1])
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// level1 is a landing page's complete Level 1 header.
+var level1 = []string{
+	`<https://doi.org/10.5281/zenodo.1>; rel="cite-as"`,
+	`<{base}/meta.json>; rel="describedby"; type="application/ld+json"`,
+	`<{base}/data.csv>; rel="item"; type="text/csv"`,
+	`<https://spdx.org/licenses/CC0-1.0>; rel="license"`,
+	`<https://schema.org/Dataset>; rel="type", <https://schema.org/AboutPage>; rel="type"`,
+	`<https://orcid.org/0000-0002-1825-0097>; rel="author"`,
+	`<{base}/linkset>; rel="linkset"; type="application/linkset+json"`,
+}
+
+// goodLinkset is a complete Level 2 linkset for /record.
+const goodLinkset = `{"linkset":[
+ {"anchor":"{base}/record",
+  "cite-as":[{"href":"https://doi.org/10.5281/zenodo.1"}],
+  "describedby":[{"href":"{base}/meta.json","type":"application/ld+json"}],
+  "item":[{"href":"{base}/data.csv","type":"text/csv"}],
+  "license":[{"href":"https://spdx.org/licenses/CC0-1.0"}],
+  "type":[{"href":"https://schema.org/Dataset"},{"href":"https://schema.org/AboutPage"}],
+  "author":[{"href":"https://orcid.org/0000-0002-1825-0097"}]},
+ {"anchor":"{base}/data.csv","collection":[{"href":"{base}/record","type":"text/html"}]},
+ {"anchor":"{base}/meta.json","describes":[{"href":"{base}/record","type":"text/html"}]}]}`
+
+// without returns level1 without the lines that contain s.
+func without(s string) []string {
+	var out []string
+	for _, l := range level1 {
+		if !strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// with returns level1 with more lines.
+func with(more ...string) []string { return append(slices.Clone(level1), more...) }
+
+// linksetDoc is a site with header and the linkset doc at /linkset.
+func linksetSite(header []string, doc string) site {
+	return site{header: header, docs: map[string][2]string{"/linkset": {weblink.LinksetJSONType, doc}}}
+}
+
+// TestRules has a case for every rule of the package documentation.
+func TestRules(t *testing.T) {
+	good := linksetSite(level1, goodLinkset)
+	tests := []struct {
+		name  string
+		site  site
+		want  []string // codes
+		level int
+	}{
+		{"complete Level 2", good, nil, 2},
+		{"rule 1: no cite-as", linksetSite(without("cite-as"), goodLinkset), []string{"L1 E1"}, 0},
+		{"rule 1: two cite-as", linksetSite(with(`<https://doi.org/10.5281/zenodo.2>; rel="cite-as"`), goodLinkset), []string{"L1 E1"}, 0},
+		{"rule 1 at Level 2: no cite-as in the linkset", linksetSite(level1, strings.Replace(goodLinkset, `"cite-as":[{"href":"https://doi.org/10.5281/zenodo.1"}],`, "", 1)), []string{"L2 E1"}, 1},
+		{"rule 2: header and HTML cite-as differ",
+			site{header: level1, html: `<link rel="cite-as" href="https://doi.org/10.5281/zenodo.9">`, docs: good.docs}, []string{"L1 E2"}, 0},
+		{"rule 2: the same cite-as in header and HTML is fine",
+			site{header: level1, html: `<link rel="cite-as" href="https://doi.org/10.5281/zenodo.1">`, docs: good.docs}, nil, 2},
+		{"rule 3: no describedby", linksetSite(without("describedby"), goodLinkset), []string{"L1 E3"}, 0},
+		{"rule 3: describedby without type", linksetSite(with(`<{base}/meta.xml>; rel="describedby"`), goodLinkset), []string{"L1 E3"}, 0},
+		{"rule 4: item without type", linksetSite(with(`<{base}/b.csv>; rel="item"`), goodLinkset), []string{"L1 E4"}, 0},
+		{"rule 5: two licenses", linksetSite(with(`<https://spdx.org/licenses/MIT>; rel="license"`), goodLinkset), []string{"L1 E5"}, 0},
+		{"rule 6: no type", linksetSite(without(`rel="type"`), goodLinkset), []string{"L1 E6"}, 0},
+		{"rule 6: three types", linksetSite(with(`<https://schema.org/Photograph>; rel="type"`), goodLinkset), []string{"L1 E6"}, 0},
+		{"rule 7: file with two collections", linksetSite(level1, strings.Replace(goodLinkset, `"collection":[`, `"collection":[{"href":"{base}/other"},`, 1)), []string{"L2 E7"}, 1},
+		{"rule 8: metadata with two describes", linksetSite(level1, strings.Replace(goodLinkset, `"describes":[`, `"describes":[{"href":"{base}/other"},`, 1)), []string{"L2 E8"}, 1},
+		{"rule 9: a link twice in the header", linksetSite(with(level1[3]), goodLinkset), []string{"L1 W9"}, 2},
+		{"rule 9: a link twice in the linkset", linksetSite(level1, strings.Replace(goodLinkset, `"license":[{"href":"https://spdx.org/licenses/CC0-1.0"}]`, `"license":[{"href":"https://spdx.org/licenses/CC0-1.0"},{"href":"https://spdx.org/licenses/CC0-1.0"}]`, 1)), []string{"L2 W9"}, 2},
+		{"rule 10: type csv", linksetSite(with(`<{base}/b.csv>; rel="item"; type="csv"`), goodLinkset), []string{"L1 E10"}, 0},
+		{"rule 10: type with parameters is fine", linksetSite(with(`<{base}/b.csv>; rel="item"; type="text/csv;charset=UTF-8"`), goodLinkset), nil, 2},
+		{"rule 11: cite-as with a control byte in HTML",
+			site{header: without("cite-as"), html: "<link rel=\"cite-as\" href=\"https://doi.org/10.5281/\x01zenodo.1\">", docs: good.docs}, []string{"L1 E11"}, 0},
+		{"rule 12: cite-as on the repository's origin", linksetSite(append(without("cite-as"), `<{base}/handle/123456789/5>; rel="cite-as"`), strings.Replace(goodLinkset, "https://doi.org/10.5281/zenodo.1", "{base}/handle/123456789/5", 1)), []string{"L1 W12", "L2 W12"}, 2},
+		{"rule 13: a header that does not parse", linksetSite(with(`<{base}/x; rel="item"`), goodLinkset), []string{"L1 E13"}, 0},
+		{"rule 14: linkset without type", linksetSite(append(without("linkset"), `<{base}/linkset>; rel="linkset"`), goodLinkset), []string{"L2 E14"}, 1},
+		{"rule 15: relative anchor and target", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/data.csv","collection":[{"href":"{base}/record"`, `"anchor":"data.csv","collection":[{"href":"record"`, 1)), []string{"L2 E15"}, 1},
+		{"rule 16: no context for the landing page", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/record"`, `"anchor":"{base}/elsewhere"`, 1)), []string{"L2 E16"}, 1},
+		{"rule 16: no item at Level 2", linksetSite(level1, strings.Replace(goodLinkset, `"item":[{"href":"{base}/data.csv","type":"text/csv"}],`, "", 1)), []string{"L2 E16"}, 1},
+		{"rule 17: no linkset", site{header: without("linkset")}, []string{"L2 E17"}, 1},
+		{"rule 17: linkset 404", site{header: level1}, []string{"L2 E17"}, 1},
+		{"rule 17: not a linkset", linksetSite(level1, `{"hello":1}`), []string{"L2 E17"}, 1},
+		{"rule 18: profile as a string", linksetSite(level1, strings.Replace(goodLinkset, `"type":"application/ld+json"}`, `"type":"application/ld+json","profile":"https://datapackage.org/profiles/2.0/datapackage.json"}`, 1)), []string{"L2 W18"}, 2},
+		{"rule 19: the data envelope", linksetSite(level1, `{"status":"OK","data":`+goodLinkset+`}`), []string{"L2 E19"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fetchSite(t, tt.site)
+			ps := s.Check()
+			if got := codes(ps); !slices.Equal(got, tt.want) {
+				t.Errorf("problems %v, want %v", got, tt.want)
+				for _, p := range ps {
+					t.Logf("  %d %v %s %v", p.Level, p.Warning, p.Msg, p.Link)
+				}
+			}
+			if got := s.Level(); got != tt.level {
+				t.Errorf("Level() = %d, want %d", got, tt.level)
+			}
+		})
+	}
+}
