@@ -106,6 +106,7 @@ type config struct {
 	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
 	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
 	parallel    int                                              // Parallel; < 2: one page at a time
+	storeErrors func(error)                                      // StoreErrors; nil: store errors are dropped
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
