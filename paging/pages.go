@@ -552,7 +552,7 @@ func (p *pager) linkRequest(ctx context.Context, prev *http.Response, n int, u *
 	case p.visited[key]:
 		return nil, fmt.Errorf("%w: page %s links back to %s; the server's pagination loops", ErrLoop, from(), quote.URL(u))
 	case p.cfg.maxPages >= 1 && n >= p.cfg.maxPages:
-		return nil, fmt.Errorf("%w: %d pages fetched and page %s links to %s; raise MaxPages to follow it", ErrMaxPages, n, from(), quote.URL(u))
+		return nil, fmt.Errorf("%w: %d %s fetched and page %s links to %s; raise MaxPages to follow it", ErrMaxPages, n, quote.Plural(n, "page"), from(), quote.URL(u))
 	}
 	p.visited[key] = true
 	next := p.req.WithContext(ctx) // a shallow copy; what changes is copied below

@@ -809,6 +809,10 @@ func TestPagesMaxPages(t *testing.T) {
 			if tc.err != nil && !strings.Contains(r.err.Error(), "MaxPages") {
 				t.Errorf("message %q does not say how to raise the limit", r.err)
 			}
+			// "1 page fetched", not "1 pages" (#37).
+			if want := fmt.Sprintf(": %d %s fetched", tc.n, map[bool]string{true: "page", false: "pages"}[tc.n == 1]); tc.err != nil && !strings.Contains(r.err.Error(), want) {
+				t.Errorf("message %q does not say %q", r.err, want)
+			}
 		})
 	}
 }

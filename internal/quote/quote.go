@@ -62,3 +62,12 @@ func WithoutUserinfo(err error) error {
 	}
 	return err
 }
+
+// Plural returns word for a message about n of it: with "s" unless n is 1
+// ("1 page", "2 pages").
+func Plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

@@ -39,3 +39,11 @@ func TestWithoutUserinfo(t *testing.T) {
 		t.Errorf("error %q shows the user name", err)
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "pages", 1: "page", 2: "pages"} {
+		if got := Plural(n, "page"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
