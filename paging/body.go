@@ -96,18 +96,37 @@ func bodyNextLink(resp *http.Response, ptr pointer) (*url.URL, error) {
 	page := resp.Request.URL
 	switch {
 	case rec.over:
-		return nil, fmt.Errorf("%w in the body of %s: no value at %s in its first %d MiB; the body may be longer than a page should be", ErrNextLink, quote.URL(page), quote.Value(ptr.text), maxBodyRead>>20)
+		return nil, bodyError(page, ptr, fmt.Errorf("the value has not ended in the first %d MiB of the body; it may be longer than a page should be", maxBodyRead>>20))
 	case err != nil:
-		return nil, fmt.Errorf("%w in the body of %s at %s: %w", ErrNextLink, quote.URL(page), quote.Value(ptr.text), err)
+		return nil, bodyError(page, ptr, err)
 	case target == "":
 		return nil, nil
 	}
 	u, err := plainuri.ResolveURL(page, target)
 	if err != nil {
-		return nil, fmt.Errorf("%w in the body of %s at %s: %s is not a URI reference: %w", ErrNextLink, quote.URL(page), quote.Value(ptr.text), quote.Value(shorten(target)), quote.WithoutUserinfo(err))
+		return nil, bodyError(page, ptr, fmt.Errorf("%s is not a URI reference: %w", quote.Value(shorten(target)), quote.WithoutUserinfo(err)))
 	}
 	return u, nil
 }
+
+// bodyError is the error of a body, of the page at page, whose value at
+// ptr is not a usable next link for the reason err: it wraps both
+// [ErrNextLink] and err.
+func bodyError(page *url.URL, ptr pointer, err error) error {
+	return &nextLinkError{
+		msg: fmt.Sprintf("paging: no usable next link in the body of %s at %s: %v", quote.URL(page), quote.Value(ptr.text), err),
+		err: err,
+	}
+}
+
+// nextLinkError is an error wrapping ErrNextLink and the reason.
+type nextLinkError struct {
+	msg string
+	err error
+}
+
+func (e *nextLinkError) Error() string   { return e.msg }
+func (e *nextLinkError) Unwrap() []error { return []error{ErrNextLink, e.err} }
 
 // linkAt reads r's document up to the value at ptr and returns the link it
 // gives: the string, or the "href" of a link object; "" for none (absent,

@@ -100,7 +100,7 @@ func TestNextInBodyHostile(t *testing.T) {
 	}{
 		{"1 GiB, the link at the end", "/links/next", func() io.ReadCloser {
 			return &repeatBody{head: `{"data": [`, fill: `{"id": "1", "type": "t"},`, tail: `{}], "links": {"next": "/2"}}`, size: giB}
-		}, paging.ErrNextLink, "first 16 MiB", 128 << 20},
+		}, paging.ErrNextLink, "first 16 MiB of the body", 128 << 20},
 		{"a 10 MB link", "/next", func() io.ReadCloser {
 			return &repeatBody{head: `{"next": "/`, fill: "a", tail: `"}`, size: 10 << 20}
 		}, paging.ErrNextLink, "64 KiB", 128 << 20},
@@ -109,7 +109,7 @@ func TestNextInBodyHostile(t *testing.T) {
 		}, paging.ErrNextLink, "deeper than 10000", 32 << 20},
 		{"a 1 GiB string", "/next", func() io.ReadCloser {
 			return &repeatBody{head: `{"a": "`, fill: "x", tail: `", "next": "/2"}`, size: giB}
-		}, paging.ErrNextLink, "first 16 MiB", 128 << 20},
+		}, paging.ErrNextLink, "first 16 MiB of the body", 128 << 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client := &http.Client{Transport: generatedPages(tc.body)}
