@@ -24,11 +24,9 @@ type bodyPage struct {
 // bodyAPI serves pages by their request URI, and records the requests.
 type bodyAPI struct {
 	*httptest.Server
-	mu       sync.Mutex
-	seen     []string
-	auth     []string
-	inFlight int
-	maxIn    int
+	mu   sync.Mutex
+	seen []string
+	auth []string
 }
 
 func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
