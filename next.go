@@ -126,17 +126,7 @@ func (f *nextFinder) usable(isNext bool, anchor string) bool {
 // against the page when there is one: a plain absolute URL resolves to
 // itself (plainuri.Absolute) and is parsed once.
 func (f *nextFinder) resolveTarget(target string) (*url.URL, error) {
-	if u := plainuri.URL(target); u != nil {
-		return u, nil // resolves to itself, and needs no url.Parse
-	}
-	ref, err := plainuri.Parse(target) // keeps every %HH as written (rule 32)
-	if err != nil {
-		return nil, err
-	}
-	if f.page != nil && !plainuri.Absolute(target) {
-		ref = f.page.ResolveReference(ref)
-	}
-	return ref, nil
+	return plainuri.ResolveURL(f.page, target)
 }
 
 // nextOf returns the first link with relation type "next" whose context is

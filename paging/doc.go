@@ -154,4 +154,66 @@
 //     anchor that does not resolve, the broken part may have been the next
 //     link, and the iteration ends with an error wrapping [ErrNextLink]
 //     (and the parse error) after that page, never silently.
+//
+// # Next links and items in JSON bodies
+//
+// Many APIs write the next link in the body: [NextInBody] reads it there,
+// and [JSONItemsAt] decodes the items of such a body. Both take an RFC 6901
+// JSON Pointer, such as "/links/next" (JSON:API), "/_links/next/href"
+// (HAL), "/@odata.nextLink" (OData 4.0, Microsoft Graph), "/@nextLink"
+// (OData 4.01), "/nextLink" (Azure) or, for items, "/data", "/value",
+// "/items" and "/_embedded/orders":
+//
+//  28. The Link header comes first: the body is read only for a 2xx page
+//     whose header has no usable next link ([weblink.NextURL]). When its
+//     header is malformed too (rule 11), a link in the body is followed;
+//     without one, rule 11's error ends the iteration.
+//  29. The value at the pointer is the next link as a string, or a link
+//     object (JSON:API, HAL) whose "href" member is a non-empty string.
+//     Absent (also a member on the way that is absent or null, an index
+//     past the end of an array), null or "" there: the last page. Anything
+//     else ends the iteration, after the page, with an error wrapping
+//     [ErrNextLink] that says what the value is: a number, boolean or
+//     array (HAL's array of link objects too), an object without a string
+//     "href", a scalar where the pointer goes on, an empty body, a body
+//     that is not JSON or that ends inside the value. Never a silent stop.
+//  30. The body is read up to the end of the value at the pointer (to the
+//     end of the body when there is none) and what was read is put back in
+//     front of the rest: the loop body, or the decode function of [Items],
+//     reads resp.Body from its first byte. At most 16 MiB is read: a body
+//     in which the value has not ended by then is [ErrNextLink], never the
+//     last page. The first member of a name counts (RFC 8259 §4 leaves
+//     duplicates to the reader). A 204 and the answer to a HEAD request
+//     have no body and no next link there.
+//  31. A link from a body is resolved against the page URL, as a header
+//     link is ([weblink.NextURL]), and checked as one: its scheme
+//     ([ErrScheme]: a javascript: link is never requested), origin
+//     ([ErrCrossOrigin]), credentials, loops ([ErrLoop]), [MaxPages],
+//     [WaitRateLimits] and [BeforeNext], whose next.URL stays the
+//     checkpoint to resume from (rule 4). A link longer than 64 KiB, with
+//     invalid UTF-8 (or U+FFFD, which decoders put in its place) or a
+//     control character, which no header link can hold, or that is not a
+//     URI reference is [ErrNextLink].
+//  32. A pointer is "" (the whole body) or a sequence of "/" and names, in
+//     which "~0" stands for "~" and "~1" for "/" (RFC 6901 §3, §4); in an
+//     array a name is an index, decimal without leading zeros, and "-" is
+//     the element after the last, never there. Anything else is an error
+//     that says what to write (the URI fragment form "#/links/next" is
+//     written "/links/next"): [Pages] yields it before sending any request,
+//     and the decode function of JSONItemsAt returns it for every page. A
+//     name in an array is an error when the body is read.
+//  33. The body is read as it streams, token by token (encoding/json's
+//     Decoder): the members and elements before the value at the pointer
+//     are skipped, not decoded into values, so that memory grows with the
+//     nesting and the longest scalar, not with the page, in time linear in
+//     the page. Arrays and objects nested deeper than 10 000 levels (the
+//     bound of encoding/json) are an error.
+//  34. [JSONItemsAt] decodes the array at the pointer one element at a time,
+//     as [JSONItems] decodes a page: absent or null is no items, an empty
+//     body, a 204 or the answer to a HEAD request too, and another value is
+//     a [*json.UnmarshalTypeError]; the pointer "" is JSONItems. The rest of
+//     the body is then read to its end and checked, as JSONItems checks
+//     what follows its array.
+//  35. [Parallel] does not predict links from bodies: with NextInBody, the
+//     pages are requested one at a time, as without Parallel.
 package paging

@@ -90,6 +90,19 @@ func JSONItems[T any](resp *http.Response) ([]T, error) {
 	case tok != json.Delim('['):
 		return nil, &json.UnmarshalTypeError{Value: jsonKind(tok), Type: reflect.TypeFor[[]T](), Offset: dec.InputOffset()}
 	}
+	items, err := elements[T](dec)
+	if err != nil {
+		return nil, err
+	}
+	if err := endOfJSON(dec); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// elements decodes the elements of the array that dec has just opened, one
+// at a time, and reads its "]".
+func elements[T any](dec *json.Decoder) ([]T, error) {
 	items := []T{}
 	for dec.More() {
 		var zero T
@@ -100,9 +113,6 @@ func JSONItems[T any](resp *http.Response) ([]T, error) {
 	}
 	if _, err := dec.Token(); err != nil { // the "]"
 		return nil, unexpectedEOF(err)
-	}
-	if err := endOfJSON(dec); err != nil {
-		return nil, err
 	}
 	return items, nil
 }

@@ -107,6 +107,7 @@ type config struct {
 	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
 	parallel    int                                              // Parallel; < 2: one page at a time
 	storeErrors func(error)                                      // StoreErrors; nil: store errors are dropped
+	inBody      *bodyPointer                                     // NextInBody; nil: next links only in the Link header
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -279,6 +280,7 @@ type pager struct {
 	visited   map[string]bool // URLs requested or reached, as visitKey
 	limit     limiter         // when the API is limited until: the iteration's own, or a RateLimiter's
 	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
+	body      bodyLink        // the next link the latest page's body gave (NextInBody)
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -303,12 +305,12 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if n == 1 && err == nil && p.cfg.parallel > 1 {
+		if n == 1 && err == nil && p.cfg.parallel > 1 && p.cfg.inBody == nil { // rule 35
 			var more bool
 			if resp, n, more = p.parallel(yield, resp); !more { // pages 1 to n
 				return
 			}
-		} else if !p.yieldPage(yield, resp, err) || err != nil {
+		} else if !p.yieldPage(yield, p.readNextInBody(resp, err), err) || err != nil {
 			return
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
@@ -332,6 +334,9 @@ func (p *pager) check(ctx context.Context) error {
 	}
 	if !isHTTP(req.URL) {
 		return fmt.Errorf("%w: %s not requested; Pages sends only http and https requests", ErrScheme, quote.URL(req.URL))
+	}
+	if p.cfg.inBody != nil && p.cfg.inBody.err != nil {
+		return p.cfg.inBody.err
 	}
 	p.reqOrigin = originOf(req.URL)
 	p.origin = p.reqOrigin
@@ -517,7 +522,7 @@ func (p *pager) credentialsTo(o origin) bool {
 // nextRequest returns the request for the page after prev, the n-th page,
 // or nil when prev has no next link.
 func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
-	u, err := nextLink(prev)
+	u, err := p.nextLink(prev)
 	if u == nil {
 		return nil, err
 	}

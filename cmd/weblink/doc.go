@@ -97,6 +97,17 @@
 //	    status 1, when there is none, or 3 when the head is malformed and has no
 //	    usable next link (the broken part may be it); not with -all
 //	    $ next=$(curl -sI "$u" | weblink -next -base "$u")
+//	-next-in-body POINTER
+//	    with -url -all or -next: also take the next link of a page whose Link
+//	    header has none from its JSON body, at the RFC 6901 JSON Pointer POINTER
+//	    (JSON:API /links/next, HAL /_links/next/href, OData and Microsoft Graph
+//	    /@odata.nextLink, OData 4.01 /@nextLink, Azure /nextLink; a string, or
+//	    an object with a string href), checked as a header's next link, and show
+//	    it as a rel="next" link of the page (also in -json); absent, null or ""
+//	    there is the last page, any other value an error; pages are requested
+//	    with GET; -next reads a body piped on standard input, with -base the URL
+//	    of the page
+//	    $ curl -s "$u" | weblink -next -next-in-body /links/next -base "$u"
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);
 //	    a link without anchor gets its base as anchor: -base, or the page of

@@ -16,18 +16,19 @@ import (
 
 // options are the command-line flags.
 type options struct {
-	url      string
-	all      bool
-	maxPages int
-	base     string
-	rel      string
-	next     bool
-	json     bool
-	check    bool
-	format   bool
-	help     bool
-	version  bool
-	discover bool
+	url        string
+	all        bool
+	maxPages   int
+	base       string
+	rel        string
+	next       bool
+	nextInBody string
+	json       bool
+	check      bool
+	format     bool
+	help       bool
+	version    bool
+	discover   bool
 	// linkformat reads the input as an application/link-format document
 	// (RFC 6690).
 	linkformat bool
@@ -58,6 +59,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
 	fs.BoolVar(&o.next, "next", false, flagHelp("next"))
+	fs.StringVar(&o.nextInBody, "next-in-body", "", flagHelp("next-in-body"))
 	fs.BoolVar(&o.json, "json", false, flagHelp("json"))
 	fs.BoolVar(&o.check, "check", false, flagHelp("check"))
 	fs.BoolVar(&o.format, "format", false, flagHelp("format"))
@@ -167,6 +169,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 	switch {
 	case modes > 1:
 		return o, nil, usageError(stderr, "-rel, -next, -json, -check and -format cannot be combined"), false
+	case o.nextInBody != "" && (o.url != "" && !o.all && !o.next || o.url == "" && (!o.next || o.base == "") || o.discover || o.linkformat || o.catalog || o.signpost || len(values) > 0):
+		return o, nil, usageError(stderr, "-next-in-body needs -url with -all or -next, or -next and -base for a body on standard input (curl -s \"$u\" | weblink -next -next-in-body /links/next -base \"$u\")"), false
 	case o.next && o.all:
 		return o, nil, usageError(stderr, "-next cannot be combined with -all, which follows the next links itself"), false
 	case o.all && o.url == "":

@@ -36,6 +36,8 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 		src = fetchSource
 	case o.linkformat:
 		src = linkformatStdinSource(stdin)
+	case o.nextInBody != "":
+		src = bodyStdinSource(stdin)
 	case len(values) > 0:
 		src = argsSource(values)
 	default:

@@ -33,7 +33,7 @@ func fetchSource(c *command) error {
 	defer c.progress.clear()
 	var hints earlyHints
 	ctx := httptrace.WithClientTrace(c.ctx, hints.trace())
-	for _, method := range []string{http.MethodHead, http.MethodGet} {
+	for _, method := range c.fetchMethods() {
 		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
 		if err != nil {
 			return err
@@ -42,7 +42,7 @@ func fetchSource(c *command) error {
 		seq := fetchOne(c.client, req)
 		if c.opts.all || c.opts.wait > 0 {
 			seq = paging.Pages(ctx, c.client, req, paging.MaxPages(c.opts.maxPages),
-				paging.WaitRateLimits(c.opts.wait),
+				paging.WaitRateLimits(c.opts.wait), c.nextInBodyOption(),
 				paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
@@ -67,7 +67,9 @@ func fetchSource(c *command) error {
 				}
 				return c.showBody(resp, hints.take())
 			}
-			if err := c.show(responsePage(resp, hints.take(), c.responseBase(resp))); err != nil {
+			p := responsePage(resp, hints.take(), c.responseBase(resp))
+			c.addBodyLink(&p, resp)
+			if err := c.show(p); err != nil {
 				return err
 			}
 			c.last = resp

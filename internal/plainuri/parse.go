@@ -199,3 +199,21 @@ func escape(ref string) string {
 	}
 	return string(b)
 }
+
+// ResolveURL returns ref resolved against base (RFC 3986 §5.2) as a URL,
+// keeping every %HH escape of ref as written (Parse): a plain absolute URL
+// (URL) is parsed once and is its own resolution, and a relative ref is
+// returned as it is when base is nil. The error is url.Parse's.
+func ResolveURL(base *url.URL, ref string) (*url.URL, error) {
+	if u := URL(ref); u != nil {
+		return u, nil
+	}
+	u, err := Parse(ref)
+	if err != nil {
+		return nil, err
+	}
+	if base != nil && !Absolute(ref) {
+		u = base.ResolveReference(u)
+	}
+	return u, nil
+}
