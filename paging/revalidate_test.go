@@ -249,6 +249,12 @@ func TestRevalidateRules(t *testing.T) {
 			if len(rec.put) != 4 {
 				t.Errorf("%d pages stored for tokenB, want 4", len(rec.put))
 			}
+			for _, token := range []string{"tokenA", "tokenB", "tokenA"} { // both now stored: each revalidates its own
+				r := run(http.DefaultClient, a.page(t, size, token), paging.Revalidate(store))
+				if r.err != nil || r.revalidated != 3 || !slices.Equal(r.items, tokenItems(token, n)) {
+					t.Errorf("%s again: %v, %d revalidated, items %q", token, r.err, r.revalidated, r.items)
+				}
+			}
 		}},
 		{rule: "20 HEAD is not stored", second: func(t *testing.T, a *quotaAPI, store paging.PageStore, _ *[]error) {
 			rec := &recordingStore{PageStore: store}
@@ -521,13 +527,17 @@ func TestRevalidateBadPeer(t *testing.T) {
 }
 
 // bodyCounter is a RoundTripper that counts the bytes of response bodies
-// read from the network.
+// read from the network, and the requests sent with If-None-Match.
 type bodyCounter struct {
-	rt    http.RoundTripper
-	bytes atomic.Int64
+	rt          http.RoundTripper
+	bytes       atomic.Int64
+	conditional atomic.Int64
 }
 
 func (c *bodyCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("If-None-Match") != "" {
+		c.conditional.Add(1)
+	}
 	resp, err := c.rt.RoundTrip(req)
 	if resp != nil {
 		resp.Body = countedBody{resp.Body, &c.bytes}
