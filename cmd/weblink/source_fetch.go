@@ -33,20 +33,25 @@ func fetchSource(c *command) error {
 	defer c.progress.clear()
 	var hints earlyHints
 	ctx := httptrace.WithClientTrace(c.ctx, hints.trace())
-	for _, method := range []string{http.MethodHead, http.MethodGet} {
+	reval, err := c.revalidateOptions() // -revalidate: revalidate.go
+	if err != nil {
+		return err
+	}
+	defer c.revalidateSummary()
+	for _, method := range c.methods() {
 		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
 		if err != nil {
 			return err
 		}
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
-		if c.opts.all || c.opts.wait > 0 {
-			seq = paging.Pages(ctx, c.client, req, paging.MaxPages(c.opts.maxPages),
+		if c.opts.all || c.opts.wait > 0 || reval != nil {
+			seq = paging.Pages(ctx, c.client, req, append(reval, paging.MaxPages(c.opts.maxPages),
 				paging.WaitRateLimits(c.opts.wait),
 				paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
-				}))
+				}))...)
 		}
 		retry := false
 		for resp, err := range seq {
@@ -71,6 +76,7 @@ func fetchSource(c *command) error {
 				return err
 			}
 			c.last = resp
+			c.countRevalidated(resp)
 			if err := c.out.Flush(); err != nil {
 				return err
 			}
