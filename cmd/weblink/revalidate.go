@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func newDiskStore(dir string, opts options) (*diskStore, error) {
 		return nil, fmt.Errorf("-revalidate: %w", err)
 	}
 	h := sha256.New()
-	for _, name := range slices.Sorted(mapKeys(opts.headers)) {
+	for _, name := range slices.Sorted(maps.Keys(opts.headers)) {
 		for _, v := range opts.headers[name] {
 			fmt.Fprintf(h, "%d:%s%d:%s", len(name), name, len(v), v)
 		}
@@ -82,17 +83,6 @@ func newDiskStore(dir string, opts options) (*diskStore, error) {
 		fmt.Fprintf(h, "userinfo:%s", opts.user.String())
 	}
 	return &diskStore{dir: dir, salt: h.Sum(nil), max: maxStoreBytes, size: -1}, nil
-}
-
-// mapKeys returns an iterator over the keys of h.
-func mapKeys(h http.Header) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range h {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // path returns the file of the page stored under key.
