@@ -155,6 +155,68 @@
 //     link, and the iteration ends with an error wrapping [ErrNextLink]
 //     (and the parse error) after that page, never silently.
 //
+// # Re-syncing: conditional requests
+//
+// With [Revalidate], Pages keeps the pages it fetches in a [PageStore] and
+// asks for them again with conditional requests (RFC 9110 §13.1), so that
+// a page that has not changed is answered 304 Not Modified and read from
+// the store (RFC 9111 §4.3):
+//
+//  20. The key of a page is its URL, without user information or fragment,
+//     and a SHA-256 of the request's credentials: Authorization, Cookie,
+//     Proxy-Authorization and every other field that Pages treats as one
+//     (all but Accept, Accept-Encoding, Accept-Language, Cache-Control,
+//     Pragma and User-Agent; the conditional fields excepted), the URL's
+//     user information, and the cookies of the client's Jar. A page stored
+//     with one credential is never yielded for another. Credentials are
+//     never stored, nor a response's Set-Cookie. A HEAD request is neither
+//     stored nor made conditional. A field that changes with every
+//     request (a request id) makes every page a new key.
+//  21. A GET for a stored page is sent with If-None-Match (its ETag) and
+//     If-Modified-Since (its Last-Modified), unless the caller set either:
+//     then it is sent as it is, and a 304 to it is a [*StatusError], as a
+//     304 to any request Pages did not make conditional is.
+//  22. A 304 to the validators of a stored page yields a response built
+//     from the store: 200 OK, the stored body, the stored header updated
+//     with the 304's fields (RFC 9111 §3.2 and §4.3.4; but for
+//     Content-Length, Content-Encoding, Content-Range and ETag, which are
+//     the stored body's), [Revalidated] true. The rate-limit fields
+//     (X-RateLimit-*, RateLimit*, Retry-After) and Set-Cookie are the
+//     304's alone, never stored ones: a stored X-RateLimit-Remaining: 0
+//     makes nobody wait. A 304 from another URL than the stored page's
+//     (after a redirect), naming another entity tag (weak comparison), or
+//     giving a Content-Length other than the stored body's ends the
+//     iteration with an error wrapping [ErrNotModified]; the stored page is
+//     not yielded.
+//  23. A 200 to a GET with an ETag (an entity-tag of at most 512 bytes
+//     without control bytes) or a Last-Modified (an HTTP-date), each once,
+//     without Cache-Control: no-store or Vary: *, whose body is at most 8
+//     MiB, is stored, under the key of the request and the URL it ended at
+//     after redirects. Pages reads such a body whole before yielding the
+//     page, and the body yielded reads from memory. A larger body, or one
+//     whose read fails, is not stored, and the page's body reads from the
+//     network as without Revalidate (the bytes read ahead first). A Vary
+//     other than * is left to the server's validators: a server that varies
+//     a page by a field gives each variant its own entity tag.
+//  24. A page whose stored header has no next link was the last one: it is
+//     requested without validators. When a collection grows past a full
+//     last page, that page's body is unchanged (a 304) but its new next
+//     link is not in the stored header; a 200 brings it.
+//  25. [Parallel]'s predicted pages are revalidated as the others are; a
+//     stored first page's rel="last" link is the stored one, and the last
+//     page it predicts is requested without validators (rule 24), whose
+//     next link, if the collection grew, ends the prediction (rule 8).
+//  26. A store's error never ends paging: when Get fails, the request goes
+//     without validators; when Put fails, the page is not stored; either
+//     error goes to [StoreErrors]. So does a stored page that is not sound
+//     (a URL that is not http or https, no valid validator, a body shorter
+//     or longer than its stored Content-Length, a header with a control
+//     byte): it is not used.
+//  27. [NewMemoryStore](maxBytes) keeps pages in memory up to maxBytes in
+//     all (key, URL, header and body), dropping the least recently used
+//     first; a page larger than maxBytes is not stored. It is safe for
+//     concurrent use.
+//
 // # Next links and items in JSON bodies
 //
 // Many APIs write the next link in the body: [NextInBody] reads it there,

@@ -108,6 +108,7 @@ type config struct {
 	parallel    int                                              // Parallel; < 2: one page at a time
 	storeErrors func(error)                                      // StoreErrors; nil: store errors are dropped
 	inBody      *bodyPointer                                     // NextInBody; nil: next links only in the Link header
+	store       PageStore                                        // Revalidate; nil: pages are not revalidated
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -393,7 +394,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 		if req.Context() != p.reqCtx { // renewed by a drain
 			req = req.WithContext(p.reqCtx)
 		}
-		resp, err := p.client.Do(req)
+		resp, err := p.do(req) // client.Do, or a revalidation (rules 20 to 26)
 		if err != nil {
 			if cerr := p.ctxErr(); cerr != nil && !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)

@@ -57,21 +57,23 @@ func (f *inFlight) RoundTrip(req *http.Request) (*http.Response, error) {
 	return f.rt.RoundTrip(req)
 }
 
-// TestParallelJSONServer pages a real page-number API, json-server 0.17.4,
-// which sends Link first, prev, next and last with _page and _limit: with
-// Parallel(4), Items yields the same items in the same order as one page
-// at a time, with more than one request in flight.
-func TestParallelJSONServer(t *testing.T) {
+// jsonItem is an item of the collection that startJSONServer serves.
+type jsonItem struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+// startJSONServer starts json-server on a loopback port with a database
+// of n items at /items, and returns its base URL and the items. It is
+// stopped when the test ends.
+func startJSONServer(t *testing.T, n int) (string, []jsonItem) {
+	t.Helper()
 	bin := jsonServer(t)
-	type item struct {
-		ID   int    `json:"id"`
-		Name string `json:"name"`
-	}
 	var db struct {
-		Items []item `json:"items"`
+		Items []jsonItem `json:"items"`
 	}
-	for i := 1; i <= 103; i++ {
-		db.Items = append(db.Items, item{ID: i, Name: "item " + strconv.Itoa(i)})
+	for i := 1; i <= n; i++ {
+		db.Items = append(db.Items, jsonItem{ID: i, Name: "item " + strconv.Itoa(i)})
 	}
 	dir := t.TempDir()
 	data, err := json.Marshal(db)
@@ -108,18 +110,26 @@ func TestParallelJSONServer(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
+	return base, db.Items
+}
 
+// TestParallelJSONServer pages a real page-number API, json-server 0.17.4,
+// which sends Link first, prev, next and last with _page and _limit: with
+// Parallel(4), Items yields the same items in the same order as one page
+// at a time, with more than one request in flight.
+func TestParallelJSONServer(t *testing.T) {
+	base, want := startJSONServer(t, 103)
 	tr := &http.Transport{MaxIdleConnsPerHost: 8}
 	defer noLeak(t, tr)()
 	counter := &inFlight{rt: tr}
 	client := &http.Client{Transport: counter}
-	items := func(opts ...paging.Option) []item {
+	items := func(opts ...paging.Option) []jsonItem {
 		req, err := http.NewRequest(http.MethodGet, base+"/items?_page=1&_limit=7", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []item
-		for it, err := range paging.Items(context.Background(), client, req, paging.JSONItems[item], opts...) {
+		var out []jsonItem
+		for it, err := range paging.Items(context.Background(), client, req, paging.JSONItems[jsonItem], opts...) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,8 +142,8 @@ func TestParallelJSONServer(t *testing.T) {
 		t.Errorf("one page at a time: %d requests in flight", m)
 	}
 	parallel := items(paging.Parallel(4))
-	if !slices.Equal(parallel, sequential) || !slices.Equal(sequential, db.Items) {
-		t.Errorf("Parallel(4) gave %d items, one at a time %d, want the %d of the database in order", len(parallel), len(sequential), len(db.Items))
+	if !slices.Equal(parallel, sequential) || !slices.Equal(sequential, want) {
+		t.Errorf("Parallel(4) gave %d items, one at a time %d, want the %d of the database in order", len(parallel), len(sequential), len(want))
 	}
 	if m := counter.max.Load(); m < 2 || m > 4 {
 		t.Errorf("Parallel(4): %d requests in flight, want 2 to 4", m)

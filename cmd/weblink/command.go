@@ -35,7 +35,8 @@ type command struct {
 	// Parse dropped, a Link-Template field that linktemplate ignored, an
 	// invalid linkset, a link-value of a link-format document.
 	dropped bool
-	blank   bool // the input was empty or blank
+	blank   bool          // the input was empty or blank
+	reval   *revalidation // -revalidate; nil without it
 }
 
 // run reads the pages of src, shows them with the renderer of c, and

@@ -81,6 +81,20 @@
 //	    page is retried at most 10 times (default 0s)
 //	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
 //	        -wait 15m
+//	-revalidate DIR
+//	    with -url: keep the pages in the directory DIR (created, mode 0700; at
+//	    most 256 MiB, the least recently used pages removed first; one file per
+//	    page, written whole or not at all) and ask for each again with
+//	    If-None-Match and If-Modified-Since, so that a page that did not change
+//	    comes back 304 Not Modified and is read from there: a re-sync reads only
+//	    what changed, and on GitHub a 304 does not count against the rate limit;
+//	    pages are asked for with GET (a HEAD is not stored), the page that was
+//	    the last one always afresh (a collection may have grown past it), pages
+//	    of other -H credentials never from another's files; a truncated or
+//	    corrupt file is reported and its page fetched again; at the end,
+//	    standard error says how many pages came back 304
+//	    $ weblink -url https://api.github.com/repos/golang/go/issues -all \
+//	        -revalidate ~/.cache/weblink
 //	-base URL
 //	    resolve targets and anchors against URL (default: the fetched URL); for
 //	    piped response heads, the URL of the first request, which the Location

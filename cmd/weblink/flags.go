@@ -37,6 +37,7 @@ type options struct {
 	headers    http.Header   // -H, each repeated
 	timeout    time.Duration // for each request
 	wait       time.Duration // -wait: WaitRateLimits; 0: off
+	revalidate string        // -revalidate: the directory of the page store; "": none
 
 	baseURL   *url.URL      // base, parsed, without userinfo; nil when not given
 	user      *url.Userinfo // the userinfo of -url, which url no longer holds
@@ -56,6 +57,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	})
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, flagHelp("timeout"))
 	fs.DurationVar(&o.wait, "wait", 0, flagHelp("wait"))
+	fs.StringVar(&o.revalidate, "revalidate", "", flagHelp("revalidate"))
 	fs.StringVar(&o.base, "base", "", flagHelp("base"))
 	fs.StringVar(&o.rel, "rel", "", flagHelp("rel"))
 	fs.BoolVar(&o.next, "next", false, flagHelp("next"))
@@ -197,6 +199,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, values []str
 		return o, nil, usageError(stderr, "-wait must be 0 (the default: no waiting) or more, such as 15m"), false
 	case o.wait > 0 && (o.url == "" || o.discover):
 		return o, nil, usageError(stderr, "-wait needs -url, and does not apply to -discover"), false
+	case o.revalidate != "" && (o.url == "" || o.discover || o.catalog || o.signpost || o.linkformat):
+		return o, nil, usageError(stderr, "-revalidate needs -url, and does not apply to -discover, -api-catalog, -signposting or -linkformat"), false
 	case o.url != "" && len(values) > 0:
 		return o, nil, usageError(stderr, "-url and link values cannot be combined"), false
 	}

@@ -31,15 +31,6 @@ func (c *command) nextInBodyOption() paging.Option {
 	return paging.NextInBody(c.opts.nextInBody)
 }
 
-// fetchMethods are the methods fetchSource tries: HEAD, then GET when the
-// server refuses HEAD; only GET with -next-in-body, which reads bodies.
-func (c *command) fetchMethods() []string {
-	if c.opts.nextInBody != "" {
-		return []string{http.MethodGet}
-	}
-	return []string{http.MethodHead, http.MethodGet}
-}
-
 // addBodyLink adds to p, the page of resp, the next link that resp's body
 // gives with -next-in-body, as a Link field of its final head. The body is
 // put back for whoever reads it next. A body without a usable one adds

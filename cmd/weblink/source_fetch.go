@@ -19,6 +19,17 @@ import (
 	"github.com/weblinking/weblink/paging"
 )
 
+// fetchMethods returns the methods -url sends for the first page: HEAD,
+// then GET when the head has no links; GET only when the page's body
+// matters, for -next-in-body (the next link may be in it) and -revalidate
+// (a HEAD is never stored).
+func (c *command) fetchMethods() []string {
+	if c.opts.nextInBody != "" || c.opts.revalidate != "" {
+		return []string{http.MethodGet}
+	}
+	return []string{http.MethodHead, http.MethodGet}
+}
+
 // fetchSource requests -url and shows the links of the response, or with -all of
 // every page that rel="next" leads to (paging.Pages: same origin only, a
 // loop ends it, and so does -max-pages), each page as it arrives. It asks
@@ -33,6 +44,11 @@ func fetchSource(c *command) error {
 	defer c.progress.clear()
 	var hints earlyHints
 	ctx := httptrace.WithClientTrace(c.ctx, hints.trace())
+	reval, err := c.revalidateOptions() // -revalidate: revalidate.go
+	if err != nil {
+		return err
+	}
+	defer c.revalidateSummary()
 	for _, method := range c.fetchMethods() {
 		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
 		if err != nil {
@@ -40,13 +56,13 @@ func fetchSource(c *command) error {
 		}
 		c.progress.draw(c.pages+1, c.links, req.URL)
 		seq := fetchOne(c.client, req)
-		if c.opts.all || c.opts.wait > 0 {
-			seq = paging.Pages(ctx, c.client, req, paging.MaxPages(c.opts.maxPages),
+		if c.opts.all || c.opts.wait > 0 || reval != nil {
+			seq = paging.Pages(ctx, c.client, req, append(reval, paging.MaxPages(c.opts.maxPages),
 				paging.WaitRateLimits(c.opts.wait), c.nextInBodyOption(),
 				paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil
-				}))
+				}))...)
 		}
 		retry := false
 		for resp, err := range seq {
@@ -73,6 +89,7 @@ func fetchSource(c *command) error {
 				return err
 			}
 			c.last = resp
+			c.countRevalidated(resp)
 			if err := c.out.Flush(); err != nil {
 				return err
 			}
