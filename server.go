@@ -272,9 +272,12 @@ func newLinkAdder(links []Link) *linkAdder {
 }
 
 func keyOf(l Link) linkKey {
-	rels := make([]string, len(l.Rel))
-	for i, r := range l.Rel {
-		rels[i] = ascii.Lower(r)
+	// A link has a relation type or two: they are sorted in an array on
+	// the stack (a make of a variable length is on the heap before Go 1.25).
+	var buf [4]string
+	rels := buf[:0]
+	for _, r := range l.Rel {
+		rels = append(rels, ascii.Lower(r))
 	}
 	slices.Sort(rels)
 	rels = slices.Compact(rels)

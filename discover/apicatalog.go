@@ -98,7 +98,7 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 		pw, _ := c.user.Password()
 		req.SetBasicAuth(c.user.Username(), pw)
 	}
-	resp, err := c.client.Do(req)
+	resp, err := c.do(req)
 	if err != nil {
 		return nil, fmt.Errorf("discover: API catalog: %w", err)
 	}

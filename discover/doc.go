@@ -158,6 +158,13 @@
 // Links read. The HTML tokenizer is not the x/net/html tree builder
 // (html.Parse), whose known quadratic cases do not apply.
 //
+//  34. No error of the package carries a server's bytes raw: where
+//     net/http's error quotes what a server sent (before Go 1.26 it puts a
+//     header or trailer line it rejects in its message as it came, escape
+//     sequences and all), the control, bidirectional and invalid bytes of
+//     the message are escaped (\x1b, \u202e), on every Go version; the
+//     error still unwraps to net/http's.
+//
 // # API catalogs
 //
 // [APICatalog] finds the APIs an organisation publishes (RFC 9727):

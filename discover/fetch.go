@@ -19,6 +19,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/peertext"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -168,7 +169,7 @@ type fetcher struct {
 
 // fetch GETs req and returns the links of its response.
 func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, error) {
-	resp, err := f.client.Do(req.Clone(ctx))
+	resp, err := f.do(req.Clone(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("discover: %w", err)
 	}
@@ -196,6 +197,12 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 		f.followLinksets(ctx, req.Header.Get("User-Agent"), final)
 	}
 	return f.links, errors.Join(append(errs, f.probs.err())...)
+}
+
+// do sends req with f's client; its error comes back escaped (rule 34).
+func (f *fetcher) do(req *http.Request) (*http.Response, error) {
+	resp, err := f.client.Do(req)
+	return resp, peertext.Error(err)
 }
 
 // add appends links, found in source.
@@ -390,6 +397,9 @@ func (c *capReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.n -= int64(n)
+	if err != nil && err != io.EOF {
+		err = peertext.Error(err) // a trailer line net/http rejects (rule 34)
+	}
 	return n, err
 }
 

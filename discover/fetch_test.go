@@ -3,9 +3,11 @@ package discover
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/rawpeer"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -585,5 +588,68 @@ func TestNilOption(t *testing.T) {
 	}
 	if links, err := HTML(strings.NewReader(`<link rel="me" href="/me">`), nil, nil); err != nil || len(links) != 1 {
 		t.Errorf("HTML with a nil option = %v, %v; want 1 link", links, err)
+	}
+}
+
+// TestPeerBytesEscapedInErrors: a header line net/http rejects comes back in
+// its error, before Go 1.26 with the peer's bytes raw (here an escape
+// sequence and a bell); the errors of Links and APICatalog carry them
+// escaped on every Go, whether the line is in a response's head, in the
+// trailer of its body, or in a linkset or nested catalog fetched on the
+// way, and still unwrap to net/http's error.
+func TestPeerBytesEscapedInErrors(t *testing.T) {
+	const badLine = "X\x1b]0;PWNED\x07: 1\r\n"
+	chunked := func(contentType, body string) string {
+		return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n%s\r\n", contentType, len(body), body, badLine)
+	}
+	base := rawpeer.Serve(t, func(path string) string {
+		switch path {
+		case "/head", "/.well-known/api-catalog":
+			return "HTTP/1.1 200 OK\r\n" + badLine + "Content-Length: 0\r\n\r\n"
+		case "/html":
+			return chunked("text/html", `<link rel="a" href="/x">`)
+		case "/feed":
+			return chunked("application/atom+xml", `<feed xmlns="http://www.w3.org/2005/Atom"><link href="/x"/>`)
+		case "/linkset":
+			return chunked("application/linkset", `</x>; rel="a"`)
+		case "/follow":
+			return "HTTP/1.1 200 OK\r\nLink: </head>; rel=\"linkset\"; type=\"application/linkset\"\r\nContent-Length: 0\r\n\r\n"
+		}
+		return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+	})
+	links := func(path string, opts ...Option) func() error {
+		return func() error {
+			_, err := get(t, base+path, opts...)
+			return err
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		run   func() error
+		inURL bool // net/http's *url.Error is in the chain: the line was in a head
+	}{
+		{"head", links("/head"), true},
+		{"HTML body's trailer", links("/html"), false},
+		{"feed body's trailer", links("/feed"), false},
+		{"linkset body's trailer", links("/linkset"), false},
+		{"linkset followed", links("/follow", FollowLinksets()), true},
+		{"API catalog", func() error {
+			_, err := APICatalog(context.Background(), nil, mustURL(t, base))
+			return err
+		}, true},
+	} {
+		err := c.run()
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error", c.name)
+		case strings.ContainsAny(err.Error(), "\x1b\x07"):
+			t.Errorf("%s: the message carries the peer's bytes raw: %q", c.name, err)
+		case !strings.Contains(err.Error(), "malformed MIME header line: ") || !strings.Contains(err.Error(), "PWNED"):
+			t.Errorf("%s: message %q; want net/http's, with the line escaped", c.name, err)
+		}
+		var ue *url.Error
+		if c.inURL && !errors.As(err, &ue) {
+			t.Errorf("%s: %v does not unwrap to a *url.Error", c.name, err)
+		}
 	}
 }

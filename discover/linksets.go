@@ -131,7 +131,7 @@ func (f *fetcher) readLinkset(ctx context.Context, userAgent string, u *url.URL,
 	if userAgent != "" {
 		req.Header.Set("User-Agent", userAgent)
 	}
-	resp, err := f.client.Do(req)
+	resp, err := f.do(req)
 	if err != nil {
 		if !errors.Is(err, errAlreadyRead) {
 			f.probs.add(err)

@@ -231,3 +231,24 @@ func TestPagesErrorsNameLongURLs(t *testing.T) {
 		t.Errorf("%d-byte error %.300q...: want page=2 named in a short message", len(msg), msg)
 	}
 }
+
+// A chunked body whose trailer net/http rejects: the decode error of Items
+// carries that line, escaped (rule 12).
+func TestItemsTrailerErrorEscapes(t *testing.T) {
+	base := rawpeer.Serve(t, func(string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1,\r\n0\r\nX\x1b]0;PWNED\x07: 1\r\n\r\n"
+	})
+	client, _ := newClient(t)
+	var err error
+	for _, e := range paging.Items(context.Background(), client, getItems(t, base), paging.JSONItems[int]) {
+		if e != nil {
+			err = e
+		}
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if c, bad := unsafeInError(err.Error()); bad {
+		t.Fatalf("message %q carries %U raw", err, c)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/weblinking/weblink/internal/peertext"
 	"github.com/weblinking/weblink/internal/quote"
 )
 
@@ -51,7 +52,8 @@ func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 			}
 			items, err := decode(resp)
 			if err != nil {
-				yield(zero, fmt.Errorf("paging: page %d (%s) did not decode: %w", n, quote.URL(resp.Request.URL), err))
+				// A body read's error may hold the peer's bytes (rule 12).
+				yield(zero, fmt.Errorf("paging: page %d (%s) did not decode: %w", n, quote.URL(resp.Request.URL), peertext.Error(err)))
 				return
 			}
 			for _, item := range items {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/peertext"
 	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/weborigin"
 )
@@ -251,7 +252,11 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		}
 		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
-		p.run(ctx, yield)
+		p.run(ctx, func(resp *http.Response, err error) bool {
+			// net/http before Go 1.26 puts a peer's header and trailer
+			// bytes in its errors as they came (rule 12).
+			return yield(resp, peertext.Error(err))
+		})
 	}
 }
 
