@@ -154,7 +154,10 @@
 //     anchor that does not resolve, the broken part may have been the next
 //     link, and the iteration ends with an error wrapping [ErrNextLink]
 //     (and the parse error) after that page, never silently.
-//  12. No error that [Pages] or [Items] yields shows a peer's bytes raw:
+//
+// # Errors
+//
+//  36. No error that [Pages] or [Items] yields shows a peer's bytes raw:
 //     net/http before Go 1.26 puts a header or trailer line it rejects in
 //     its error as it came, and a decode error may quote the body. Control
 //     bytes, bidirectional marks and invalid UTF-8 in such a message are

@@ -233,7 +233,7 @@ func TestPagesErrorsNameLongURLs(t *testing.T) {
 }
 
 // A chunked body whose trailer net/http rejects: the decode error of Items
-// carries that line, escaped (rule 12).
+// carries that line, escaped (rule 36).
 func TestItemsTrailerErrorEscapes(t *testing.T) {
 	base := rawpeer.Serve(t, func(string) string {
 		return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1,\r\n0\r\nX\x1b]0;PWNED\x07: 1\r\n\r\n"

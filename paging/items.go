@@ -52,7 +52,7 @@ func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 			}
 			items, err := decode(resp)
 			if err != nil {
-				// A body read's error may hold the peer's bytes (rule 12).
+				// A body read's error may hold the peer's bytes (rule 36).
 				yield(zero, fmt.Errorf("paging: page %d (%s) did not decode: %w", n, quote.URL(resp.Request.URL), peertext.Error(err)))
 				return
 			}

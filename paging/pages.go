@@ -254,7 +254,7 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		p.client = p.guardRedirects(client)
 		p.run(ctx, func(resp *http.Response, err error) bool {
 			// net/http before Go 1.26 puts a peer's header and trailer
-			// bytes in its errors as they came (rule 12).
+			// bytes in its errors as they came (rule 36).
 			return yield(resp, peertext.Error(err))
 		})
 	}
