@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Problem is one thing Check found in a Link field value that its sender
@@ -409,8 +410,8 @@ func (c *checker) addFound(f found) {
 	case repeated:
 		msg = `repeated "` + f.name + `" is ignored, only the first counts: ` + repeatAdvice(f.name)
 	case notToken:
-		msg = `the unquoted value of "` + f.name + `" holds ` + quoteForError(c.s[f.off:f.off+1]) +
-			`, which only a quoted-string may: write ` + f.name + `=` + quoteForError(f.arg) + ` (RFC 8288 §3: a value is a token or a quoted-string)`
+		msg = `the unquoted value of "` + f.name + `" holds ` + quote.Value(c.s[f.off:f.off+1]) +
+			`, which only a quoted-string may: write ` + f.name + `=` + quote.Value(f.arg) + ` (RFC 8288 §3: a value is a token or a quoted-string)`
 	case emptyValue:
 		msg = `"` + f.name + `=" has no value: write ` + f.name + `="" or leave out the "=" (RFC 8288 §3: a value is a token or a quoted-string)`
 	case spaceEq:
@@ -688,7 +689,7 @@ func (c *checker) checkLink(off int, l Link) {
 		case !ok:
 			warn(`preload without "as": browsers do not fetch it; add as= with one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
 		case !isPreloadDestination(as.Value):
-			warn(`preload with as=` + quoteForError(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
+			warn(`preload with as=` + quote.Value(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
 		case ascii.EqualFold(as.Value, "font") || ascii.EqualFold(as.Value, "fetch"):
 			if _, ok := l.Param("crossorigin"); !ok {
 				warn(`preload as=` + ascii.Lower(as.Value) + ` without crossorigin: the ` + ascii.Lower(as.Value) + ` request is made in CORS mode, so it does not use the preload and downloads the resource twice; add "; crossorigin"`)
@@ -701,7 +702,7 @@ func (c *checker) checkLink(off int, l Link) {
 			if u.Scheme != "" && u.Host != "" {
 				origin = "<" + u.Scheme + "://" + u.Host + ">"
 			}
-			warn(`preconnect to ` + quoteForError(l.Target) + `: a preconnect opens a connection to an origin and ignores the path and query; write ` + origin + ` (HTML Living Standard, "Link type preconnect")`)
+			warn(`preconnect to ` + quote.Value(l.Target) + `: a preconnect opens a connection to an origin and ignores the path and query; write ` + origin + ` (HTML Living Standard, "Link type preconnect")`)
 		}
 	}
 }
@@ -731,7 +732,7 @@ func (c *checker) upperCase(value string, quoted bool, param string, warn func(s
 			t = unescapeQuoted(t)
 		}
 		if r, ok := LookupRelation(t); ok {
-			warn(`relation type ` + quoteForError(t) + ` in ` + param + ` is registered as ` + quoteForError(r.Name) + `: write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it`)
+			warn(`relation type ` + quote.Value(t) + ` in ` + param + ` is registered as ` + quote.Value(r.Name) + `: write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it`)
 		}
 	}
 }

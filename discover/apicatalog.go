@@ -8,6 +8,8 @@ import (
 	"net/url"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // Bounds of APICatalog: a catalog that lists thousands of nested catalogs,
@@ -60,8 +62,8 @@ func APICatalog(ctx context.Context, client *http.Client, origin *url.URL) (webl
 	well := &url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: wellKnownAPICatalog}
 	read := make(map[string]bool)
 	c := catalogs{
-		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, originOf(origin), read)},
-		home:    originOf(origin),
+		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, weborigin.Of(origin), read)},
+		home:    weborigin.Of(origin),
 		user:    origin.User,
 		budget:  maxAllCatalogsBytes,
 		read:    read,
@@ -91,10 +93,10 @@ type catalogs struct {
 func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("discover: API catalog %s: %w", showURL(u), err)
+		return nil, fmt.Errorf("discover: API catalog %s: %w", quote.URL(u), err)
 	}
 	req.Header.Set("Accept", linksetAccept)
-	if c.user != nil && c.home.Admits(originOf(u)) {
+	if c.user != nil && c.home.Admits(weborigin.Of(u)) {
 		pw, _ := c.user.Password()
 		req.SetBasicAuth(c.user.Username(), pw)
 	}
@@ -113,7 +115,7 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	}
 	// The body's problems are named by the catalog, as FollowLinksets'
 	// are by their linkset (body does not name what it fetched).
-	c.scoped(func(err error) error { return fmt.Errorf("discover: API catalog %s: %w", showURL(final), err) }, func() {
+	c.scoped(func(err error) error { return fmt.Errorf("discover: API catalog %s: %w", quote.URL(final), err) }, func() {
 		c.budget -= c.body(resp, min(maxCatalogBytes, c.budget), true)
 	})
 	return final, nil
@@ -130,7 +132,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	c.read[withoutFragment(well)] = true
 	fetched, left := 0, 0
 	var first *url.URL // the first nested catalog left out
-	for u := range c.targets("api-catalog", originOf(final), c.read) {
+	for u := range c.targets("api-catalog", weborigin.Of(final), c.read) {
 		if fetched == maxNestedCatalogs || c.budget <= 0 || ctx.Err() != nil {
 			if left++; first == nil {
 				first = u
@@ -149,7 +151,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	if ctx.Err() != nil {
 		why = context.Cause(ctx)
 	}
-	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), showURL(first), why))
+	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), quote.URL(first), why))
 }
 
 // showOrigin describes origin for an error message.
@@ -157,5 +159,5 @@ func showOrigin(origin *url.URL) string {
 	if origin == nil {
 		return "nil"
 	}
-	return showURL(origin)
+	return quote.URL(origin)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/weborigin"
 )
 
@@ -38,12 +39,12 @@ func guardCatalogRedirects(client *http.Client, home origin, read map[string]boo
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		prev := via[len(via)-1].URL
 		if prev.Scheme == "https" && req.URL.Scheme != "https" {
-			return fmt.Errorf("%w: %s to %s", ErrInsecureRedirect, showURL(prev), showURL(req.URL))
+			return fmt.Errorf("%w: %s to %s", ErrInsecureRedirect, quote.URL(prev), quote.URL(req.URL))
 		}
 		next := withoutFragment(req.URL)
 		for _, v := range via {
 			if withoutFragment(v.URL) == next {
-				return fmt.Errorf("discover: redirect loop: %s redirects back to %s", showURL(prev), showURL(req.URL))
+				return fmt.Errorf("discover: redirect loop: %s redirects back to %s", quote.URL(prev), quote.URL(req.URL))
 			}
 		}
 		if read[next] {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -133,11 +134,11 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 	case req == nil || req.URL == nil:
 		return nil, errors.New("discover: Links needs a request with a URL; create it with http.NewRequestWithContext")
 	case req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead:
-		return nil, fmt.Errorf("discover: %s %s not sent: Links sends GET or HEAD requests", req.Method, showURL(req.URL))
+		return nil, fmt.Errorf("discover: %s %s not sent: Links sends GET or HEAD requests", req.Method, quote.URL(req.URL))
 	}
 	ctx, stop := mergeContexts(ctx, req.Context())
 	defer stop()
-	home := originOf(req.URL)
+	home := weborigin.Of(req.URL)
 	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx), hook: readhook.From(ctx)}
 	if f.sources != nil {
 		*f.sources = (*f.sources)[:0]
@@ -228,7 +229,7 @@ func is2xx(code int) bool { return code >= 200 && code <= 299 }
 // that wraps them does.
 func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	base := baseOf(resp.Request.URL)
-	what := showURL(base)
+	what := quote.URL(base)
 	if fetched {
 		what = "it"
 	}
@@ -242,7 +243,7 @@ func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	}
 	if fetched && !isLinksetType(mediaType) {
 		f.probs.add(fmt.Errorf("served as %s, not %s or %s; not read",
-			quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
+			quote.Value(contentType), weblink.LinksetJSONType, weblink.LinksetType))
 		return 0
 	}
 	switch mediaType {
@@ -256,7 +257,7 @@ func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 		links, root, err := s.scan(br, baseURL{URL: base})
 		f.links = append(f.links, links...)
 		if err == nil && root != "feed" && root != "rss" && strings.HasPrefix(mediaType, "application/") && mediaType != "application/xml" {
-			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", showURL(base), mediaType, quote("<"+root+">"))
+			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", quote.URL(base), mediaType, quote.Value("<"+root+">"))
 		}
 		f.probs.add(err)
 	default:
@@ -317,7 +318,7 @@ func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err err
 	if fetched {
 		return fmt.Errorf(format, err)
 	}
-	return fmt.Errorf("discover: linkset %s: "+format, showURL(base), err)
+	return fmt.Errorf("discover: linkset %s: "+format, quote.URL(base), err)
 }
 
 // isLinksetDocument reports whether doc is one JSON object whose sole
@@ -401,22 +402,8 @@ func truncated(n int64, what string) error {
 // origin is a URL's scheme, host and port (RFC 6454 §4).
 type origin = weborigin.Origin
 
-// originOf returns the origin of u.
-func originOf(u *url.URL) origin { return weborigin.Of(u) }
-
 // withoutFragment is u as a string without its fragment.
 func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }
-
-// redacted is u as a string without its password and fragment, for a
-// *paging.StatusError.
-func redacted(u *url.URL) string {
-	v := *withoutFragmentURL(u)
-	v.User = nil // the user name is often a token, not only the password
-	return v.String()
-}
-
-// showURL is u for an error message: redacted, quoted and shortened.
-func showURL(u *url.URL) string { return quote(redacted(u)) }
 
 // plural returns word for a message about n of it: with "s" unless n is 1.
 func plural(n int, word string) string {
@@ -430,7 +417,7 @@ func plural(n int, word string) string {
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.
 func statusError(resp *http.Response, u *url.URL) *paging.StatusError {
-	return &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
+	return &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: quote.Redacted(u),
 		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 }
 
@@ -446,7 +433,7 @@ func (f *fetcher) targets(rel string, o origin, seen map[string]bool) iter.Seq[*
 				continue
 			}
 			u, err := url.Parse(f.links[i].Target)
-			if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
+			if err != nil || !u.IsAbs() || weborigin.Of(u) != o || seen[withoutFragment(u)] {
 				continue
 			}
 			seen[withoutFragment(u)] = true

@@ -8,6 +8,8 @@ import (
 	"net/url"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // maxLinksets is how many linksets FollowLinksets fetches for one resource
@@ -40,7 +42,7 @@ type FollowError struct {
 
 // Error names the linkset and the problem.
 func (e *FollowError) Error() string {
-	return "discover: linkset " + quote(e.URL) + ": " + e.Err.Error()
+	return "discover: linkset " + quote.Value(e.URL) + ": " + e.Err.Error()
 }
 
 // Unwrap returns e.Err, so that errors.Is and errors.As see the problem.
@@ -62,7 +64,7 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 	budget := f.cfg.maxBytes
 	fetched, left := 0, 0
 	var first *url.URL // the first linkset left out
-	for u := range f.targets("linkset", originOf(final), seen) {
+	for u := range f.targets("linkset", weborigin.Of(final), seen) {
 		if fetched == maxLinksets || budget <= 0 || ctx.Err() != nil {
 			if left++; first == nil {
 				first = u
@@ -84,7 +86,7 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 		case budget <= 0:
 			why = fmt.Sprintf("the %d linksets fetched hold the %d bytes (MaxBytes) FollowLinksets reads of them together", fetched, f.cfg.maxBytes)
 		}
-		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, plural(left, "linkset"), showURL(first), why))
+		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, plural(left, "linkset"), quote.URL(first), why))
 	}
 }
 
@@ -114,7 +116,7 @@ func refuseRead(client *http.Client, read map[string]bool) *http.Client {
 // response came from after redirects (nil when none came, or a redirect
 // led to a URL read before). Its problems are reported as *FollowError.
 func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) (read int64, from *url.URL) {
-	f.scoped(func(err error) error { return &FollowError{URL: redacted(u), Err: err} }, func() {
+	f.scoped(func(err error) error { return &FollowError{URL: quote.Redacted(u), Err: err} }, func() {
 		read, from = f.readLinkset(ctx, userAgent, u, limit)
 	})
 	return read, from

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink"
@@ -162,16 +161,6 @@ func cleanURL(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// quote quotes s for an error message, shortened so that an error about
-// hostile input stays small.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
 }
 
 // joinErr is errors.Join of two errors that keeps a lone error unwrapped.

@@ -11,9 +11,6 @@ import (
 // origin is the scheme, host and port of a URL (RFC 6454 §4).
 type origin = weborigin.Origin
 
-// originOf returns the origin of u.
-func originOf(u *url.URL) origin { return weborigin.Of(u) }
-
 // sameOrigin reports whether a request to o may carry what the user gave
 // for the origin home: o is home, or home's https upgrade (the same host,
 // http on port 80 to https on port 443), as a server that redirects to
@@ -41,7 +38,7 @@ type credentials struct {
 // access_token=...) are the user's, not the other origin's. It does not
 // modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
-	home := sameOrigin(originOf(req.URL), c.home)
+	home := sameOrigin(weborigin.Of(req.URL), c.home)
 	agent := req.Header.Get("User-Agent") == ""
 	referer := !home && req.Header.Get("Referer") != ""
 	user := home && (c.user != nil || len(c.headers) > 0) || !home && c.shared()
@@ -160,7 +157,7 @@ func newClient(opts options, base http.RoundTripper) *http.Client {
 	tr := base
 	if opts.url != "" {
 		u, _ := url.Parse(opts.url) // parseArgs checked it
-		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
+		tr = &credentials{base: tr, home: weborigin.Of(u), user: opts.user, headers: opts.headers}
 	}
 	return &http.Client{Transport: tr} // -timeout is the run's deadline (runEnv)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // TestNoUserinfo: the command never prints the userinfo of -url or -base
@@ -100,7 +102,7 @@ func TestSameOrigin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return originOf(u)
+		return weborigin.Of(u)
 	}
 	for _, c := range []struct {
 		to, home string
