@@ -366,25 +366,25 @@
 //
 // # API catalogs
 //
-//  50. [APICatalogHandler] serves an API catalog (RFC 9727 §4): the links as a
+//  34. [APICatalogHandler] serves an API catalog (RFC 9727 §4): the links as a
 //     linkset in application/linkset+json, the format RFC 9727 §4.2
 //     requires, with profile="https://www.rfc-editor.org/info/rfc9727" on
 //     the media type (RFC 9264 §5).
-//  51. A link without Anchor gets the publisher given to APICatalogHandler as its
+//  35. A link without Anchor gets the publisher given to APICatalogHandler as its
 //     context; a link with an Anchor keeps it (RFC 9727 Appendix A puts an
 //     API's service-desc and service-doc links under the API's URL).
-//  52. Requests are answered as [LinksetHandler] answers them: Accept
+//  36. Requests are answered as [LinksetHandler] answers them: Accept
 //     chooses application/linkset+json or application/linkset (both with
 //     the profile), a strong ETag per format with 304 Not Modified, 406
 //     when neither format is acceptable, 405 for methods other than GET
 //     and HEAD.
-//  53. Every response, whatever its status, carries Link: <path>;
+//  37. Every response, whatever its status, carries Link: <path>;
 //     rel="api-catalog", with the request's path (RFC 9727 §2 requires it
 //     of HEAD), and a HEAD request is answered with the header and no body.
 //     The path is the one the client sent (Request.RequestURI), also under
 //     http.StripPrefix. A path that starts with "//" is written "/.//..."
 //     (the same path, RFC 3986 §5.2.4), never as a reference to another
 //     host.
-//  54. The catalog is what APICatalogHandler was given when it was called: the
+//  38. The catalog is what APICatalogHandler was given when it was called: the
 //     links are copied, and later changes to them do not show.
 package weblink

@@ -26,20 +26,20 @@ const wellKnownAPICatalog = "/.well-known/api-catalog"
 // APICatalog fetches the API catalog of origin (RFC 9727): a GET of
 // /.well-known/api-catalog on origin's scheme, host and port (its path,
 // query and fragment are not used), and returns the catalog's links,
-// resolved against the URL the catalog was finally read from (rule 15).
+// resolved against the URL the catalog was finally read from (rule 19).
 //
 // Redirects are followed to any origin, since a publisher redirects the
 // well-known URL of every domain to one canonical catalog (RFC 9727 §5.1),
 // but never from https to http, at most 10 times, and never twice to the
 // same URL. The user information of origin, if any, is sent as Basic
-// credentials to origin and its https upgrade only (rule 16).
+// credentials to origin and its https upgrade only (rule 20).
 //
 // The catalog is read as a linkset (application/linkset+json,
 // application/linkset, or application/json), at most 4 MiB. Its links with
 // rel="api-catalog" whose target is on the origin of the final URL are
 // nested catalogs (RFC 9727 §4.3): each is fetched once, one level deep,
 // at most 16 of them and 16 MiB of bodies in all, and its links are
-// appended after the catalog's (rule 17). A nested catalog on another
+// appended after the catalog's (rule 21). A nested catalog on another
 // origin is listed, not fetched.
 //
 // A catalog that answers with a status other than 2xx gives a

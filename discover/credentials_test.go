@@ -9,7 +9,7 @@ import (
 
 // TestLinksRedirectCredentials: a redirect from 127.0.0.1:A to 127.0.0.1:B
 // is another origin, so the request there keeps only the fields of
-// weblink's rule 31, though net/http compares host names only and would
+// rule 31 of package weblink, though net/http compares host names only and would
 // send Authorization and Cookie; a redirect back to A gets them again. The
 // caller's CheckRedirect still decides.
 func TestLinksRedirectCredentials(t *testing.T) {

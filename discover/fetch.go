@@ -62,7 +62,7 @@ func configure(opts []Option) config {
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
 // MaxBytes sets how many bytes of a body [Links] reads: of the resource,
-// and of the linksets [FollowLinksets] fetches together (rule 32); the
+// and of the linksets [FollowLinksets] fetches together (rule 17); the
 // default is 4 MiB. A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
@@ -75,7 +75,7 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // against the linkset's URL. Links in a linkset are not followed further.
 // At most 16 linksets are fetched, and at most MaxBytes of them are read
 // together; those left out are an error wrapping [ErrLinksetLimit], and
-// each linkset's problems are a [*FollowError] (rules 32 and 33).
+// each linkset's problems are a [*FollowError] (rules 17 and 18).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
@@ -119,7 +119,7 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 // URL. The request sent is a clone of req with ctx; it is cancelled when
 // ctx or req.Context() is done. A redirect to an origin other than req's
 // (or its https upgrade) keeps only the header fields that carry no
-// credentials (rule 30), under client.CheckRedirect as usual.
+// credentials (rule 15), under client.CheckRedirect as usual.
 func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...Option) (weblink.Links, error) {
 	cfg := configure(opts)
 	if cfg.maxBytes <= 0 {
@@ -302,7 +302,7 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 		links, err = weblink.ParseLinksetJSON(doc)
 	}
 	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {
-		return // an ordinary JSON resource, not a linkset (rule 31)
+		return // an ordinary JSON resource, not a linkset (rule 16)
 	}
 	if err != nil {
 		f.probs.add(f.linksetErr(base, fetched, "%w", err))
@@ -324,7 +324,7 @@ func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err err
 // isLinksetDocument reports whether doc is one JSON object whose sole
 // member is "linkset" (RFC 9264 §4.2.1), whatever that member holds: the
 // shape that tells a linkset served as application/json from any other
-// JSON resource (rule 31).
+// JSON resource (rule 16).
 func isLinksetDocument(doc []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {

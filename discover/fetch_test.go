@@ -403,7 +403,7 @@ func TestFollowLinksetsHeaders(t *testing.T) {
 
 // TestFollowLinksetsErrors checks that a linkset that fails is reported and
 // the others are still read, and that MaxBytes applies to the linksets
-// together (rule 32): /big is cut at what /bad and /ok left of it.
+// together (rule 17): /big is cut at what /bad and /ok left of it.
 func TestFollowLinksetsErrors(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/", respond(200, "text/html", `<link rel="linkset" href="/html"><link rel=linkset href=/ok><link rel=linkset href=/big>`,

@@ -8,7 +8,7 @@ import (
 )
 
 // TestLinksJSONResource: application/json is read as a linkset only when
-// the document is one, an object whose sole member is "linkset" (rule 31);
+// the document is one, an object whose sole member is "linkset" (rule 16);
 // an ordinary JSON resource of an API gives its header links and no error.
 func TestLinksJSONResource(t *testing.T) {
 	for _, tc := range []struct {

@@ -13,7 +13,7 @@ import (
 )
 
 // maxLinksets is how many linksets FollowLinksets fetches for one resource
-// (rule 32): Signposting points to one or two.
+// (rule 17): Signposting points to one or two.
 const maxLinksets = 16
 
 // linksetAccept is the Accept field of the requests FollowLinksets sends
@@ -22,7 +22,7 @@ const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q
 
 // ErrLinksetLimit is wrapped by the error of [Links] when [FollowLinksets]
 // left rel="linkset" targets unfetched: more than 16 of them, or more bytes
-// than [MaxBytes] in the linksets together (rule 32). The error says how
+// than [MaxBytes] in the linksets together (rule 17). The error says how
 // many and from which on. Test for it with errors.Is.
 var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 
@@ -34,7 +34,7 @@ var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 // linkset or not well-formed. The error of [Links] joins one for each
 // such problem, so that a caller can tell a linkset's problems from the
 // resource's: a *paging.StatusError that is not inside a FollowError is
-// the resource's own status (rule 33).
+// the resource's own status (rule 18).
 type FollowError struct {
 	URL string // the linkset's URL, without userinfo and fragment
 	Err error  // the problem
@@ -54,7 +54,7 @@ func (e *FollowError) Unwrap() error { return e.Err }
 // left out are reported with ErrLinksetLimit. Each URL is read once, also
 // through redirects: a linkset whose final URL was read before (final
 // itself, or a linkset reached through a redirect) is neither requested
-// again nor redirected to (rule 32).
+// again nor redirected to (rule 17).
 func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
 	seen := map[string]bool{withoutFragment(final): true} // yielded, or read
 	read := map[string]bool{withoutFragment(final): true} // final URLs of the responses

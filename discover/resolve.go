@@ -46,7 +46,7 @@ func (p *problems) err() error {
 // baseURL is a base URI as url.URL holds it, with its user information as
 // written: url.URL holds that decoded, and its String writes it back
 // re-escaped ("!" as %21, %2a as %2A), where the links resolved against a
-// <base href> or an xml:base keep it as written (weblink's rule 32).
+// <base href> or an xml:base keep it as written (rule 32 of package weblink).
 type baseURL struct {
 	*url.URL
 	user string // as written; "" for the form url.URL's String writes
@@ -60,7 +60,7 @@ func resolve(base baseURL, ref string, p *problems) string {
 	if base.URL == nil {
 		return ref
 	}
-	s, err := plainuri.ResolveUser(withoutFragmentURL(base.URL), base.user, ref) // keeps every %HH as written (weblink's rule 32)
+	s, err := plainuri.ResolveUser(withoutFragmentURL(base.URL), base.user, ref) // keeps every %HH as written (rule 32 of package weblink)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return ref

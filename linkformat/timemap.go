@@ -255,7 +255,7 @@ func errOffset(err error) int {
 
 // linkStarts returns the offset in s of the "<" of each of the first n
 // links that [weblink.Parse] returns for s, in order. It follows the grammar of
-// weblink.Parse (RFC 8288 §3, weblink's rules 1 to 3 and 8) only as far as
+// weblink.Parse (RFC 8288 §3, rules 1 to 3 and 8 of package weblink) only as far as
 // needed to find where each link-value starts and whether it is kept:
 // elements are separated by commas outside <...>, quoted-strings, and
 // unquoted values; a malformed element is skipped to the next comma

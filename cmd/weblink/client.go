@@ -31,7 +31,7 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin, and with only those of weblink's rule 31 (Accept, User-Agent,
+// origin, and with only those of rule 31 of package weblink (Accept, User-Agent,
 // ...) when it goes elsewhere; with the command's User-Agent unless it has
 // one. A request to another origin goes without Referer, which net/http
 // sets on redirects to the URL redirected from: its path and query (an
@@ -70,7 +70,7 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // shared reports whether -H set a field that goes to every origin
-// (weblink's rule 31: Accept, User-Agent, ...).
+// (rule 31 of package weblink: Accept, User-Agent, ...).
 func (c *credentials) shared() bool {
 	for name := range c.headers {
 		if weborigin.IsShared(name) {
@@ -144,7 +144,7 @@ func userinfoEnd(s string) int {
 
 // newClient returns the HTTP client for -url: it gives the headers of -H
 // and the userinfo of -url only to that URL's origin (all but those of
-// weblink's rule 31), and reads at most maxInput bytes of a response head,
+// rule 31 of package weblink), and reads at most maxInput bytes of a response head,
 // as of standard input (net/http alone reads 10 MiB). It has no timeout of
 // its own: -timeout is the deadline of the whole run (runEnv). base, when
 // not nil, sends the requests instead of a clone of http.DefaultTransport.

@@ -32,7 +32,7 @@ func runRouted(t *testing.T, rec *recorder, args ...string) result {
 // TestLookalikeHostCredentials: -H headers go to the origin of -url only,
 // and http://api.gİthub.test (U+0130) is not api.github.test, though
 // strings.ToLower says so: net/http sends the request to
-// api.xn--github-qyd.test (weblink's rule 30). Neither a redirect there
+// api.xn--github-qyd.test (rule 30 of package weblink). Neither a redirect there
 // nor, with -all, a next link carries Authorization.
 func TestLookalikeHostCredentials(t *testing.T) {
 	const lookalike = "http://api.g%C4%B0thub.test"
@@ -64,7 +64,7 @@ func TestLookalikeHostCredentials(t *testing.T) {
 // TestDiscoverLinksetProblems: with -discover, each problem is on its own
 // line, and a linkset that answers 500 is that linkset's problem, not a
 // failure of -url: the endpoint -rel found is printed and the exit status
-// is 0 (discover's rule 33).
+// is 0 (rule 18 of package discover).
 func TestDiscoverLinksetProblems(t *testing.T) {
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -137,7 +137,7 @@ func TestDiscoverTimeout(t *testing.T) {
 }
 
 // TestOtherOriginHeaders: a request to another origin gets, of the -H
-// headers, only those of weblink's rule 31 (Accept, User-Agent, ...), as
+// headers, only those of rule 31 of package weblink (Accept, User-Agent, ...), as
 // Pages and discover send them: not PRIVATE-TOKEN, X-Api-Key or the like.
 func TestOtherOriginHeaders(t *testing.T) {
 	other := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {

@@ -140,7 +140,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	}
 	if opts.url != "" {
 		// -timeout is the deadline of the whole run: every request,
-		// redirect, page and linkset (discover's rule 32 bounds how many).
+		// redirect, page and linkset (rule 17 of package discover bounds how many).
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
 		defer cancel()

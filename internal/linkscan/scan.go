@@ -49,7 +49,7 @@ var quoteStop = [256]bool{'"': true, '\\': true}
 
 // SkipElement returns the index just past the next comma at or after i
 // that is outside quoted-strings and <...>, or len(s): where parsing
-// resumes after a malformed link-value (weblink's rule 8), the way
+// resumes after a malformed link-value (rule 8 of package weblink), the way
 // browsers split the field.
 func SkipElement(s string, i int) int {
 	for i < len(s) {
