@@ -46,7 +46,7 @@ import (
 // Place it outermost, so that it sees the links that every inner
 // middleware adds and those of the 103 responses:
 //
-//	handler := weblink.MaxLinkBytes(4000, logDropped)(weblink.EarlyHintsMiddleware(links...)(site))
+//	handler := weblink.MaxLinkBytes(3500, logDropped)(weblink.EarlyHintsMiddleware(links...)(site))
 //
 // The ResponseWriter the handler sees supports http.Flusher,
 // http.Hijacker, io.ReaderFrom and http.ResponseController (Unwrap) as the
