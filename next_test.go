@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/internal/plainuri"
 	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -283,4 +287,133 @@ func TestNextURLAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { NextURL(resp) }); n > 3 {
 		t.Errorf("NextURL made %v allocations, want at most 3", n)
 	}
+}
+
+// TestNextURLMemoryBound checks that NextURL allocates at most 8 bytes per
+// header byte for every memory shape at 4 MiB, in one field line and in
+// 1000, with no next link and with one in a field line after the rest:
+// finding the next link must not build every Link. (The next link goes in
+// a line of its own so that no shape swallows it: after "open brackets" in
+// the same line, its ">" would close the first "<", making the whole line
+// the target of one next link; TestNextURLHugeTarget covers that.)
+func TestNextURLMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MiB inputs")
+	}
+	const n = 4 << 20
+	base, _ := url.Parse("https://api.example/items?page=1")
+	for _, tc := range memtest.Shapes {
+		for _, next := range []string{"", `<?page=2>; rel="next"`} {
+			t.Run(fmt.Sprintf("%s/next=%t", tc.Name, next != ""), func(t *testing.T) {
+				for _, lines := range [][]string{repeatLine(tc.Build(n), 1, next), repeatLine(tc.Build(n/1000), 1000, next)} {
+					size := 0
+					for _, l := range lines {
+						size += len(l)
+					}
+					resp := &http.Response{Header: http.Header{"Link": lines}, Request: &http.Request{URL: base}}
+					var ok bool
+					perByte := float64(memtest.Allocated(func() { _, ok = NextURL(resp) })) / float64(size)
+					t.Logf("%d lines: %.2f B/B", len(lines), perByte)
+					if perByte > 8 {
+						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 8", len(lines), perByte)
+					}
+					if wantOK := next != "" || tc.Name == "rel next" || tc.Name == "anchored next links"; ok != wantOK {
+						t.Errorf("%d lines: NextURL found a next link: %t, want %t", len(lines), ok, wantOK)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestNextURLHugeTarget checks what NextURL costs when the next link's
+// target is itself 4 MiB: an unclosed "<" runs to the ">" of the next link,
+// so the whole field value is one link-value. Finding it costs nothing;
+// net/url's parse of the target (which escapes the path to compare it with
+// the raw one) and its resolution (which copies the path and escapes it
+// again) take the rest, a few times the target's size.
+func TestNextURLHugeTarget(t *testing.T) {
+	const n = 4 << 20
+	value := strings.Repeat("<", n) + `, <?page=2>; rel="next"`
+	base, _ := url.Parse("https://api.example/items?page=1")
+	resp := &http.Response{Header: http.Header{"Link": {value}}, Request: &http.Request{URL: base}}
+	var u *url.URL
+	perByte := float64(memtest.Allocated(func() { u, _ = NextURL(resp) })) / float64(len(value))
+	t.Logf("NextURL: %.2f B/B", perByte)
+	if u == nil || len(u.Path) < n {
+		t.Fatalf("NextURL = %.40v, want the 4 MiB target", u)
+	}
+	if perByte > 32 {
+		t.Errorf("NextURL allocated %.2f bytes per header byte, want at most 32", perByte)
+	}
+}
+
+// TestParseTimeLinear checks, with wide slack, that parsing 4 times the
+// input takes at most 6 times as long for every memory shape: the best of
+// three runs at 1 MiB and at 4 MiB, taken in turn after a garbage
+// collection and with the collector off, in processor time (cpuTime), and
+// measured again up to three times before the test fails,
+// as the machine may be busy with other work.
+func TestParseTimeLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
+			for _, f := range linearFuncs {
+				checkLinear(t, f.name, tc.Build(1<<20), tc.Build(4<<20), f.run)
+			}
+		})
+	}
+}
+
+// linearFuncs are the functions TestParseTimeLinear times.
+var linearFuncs = []struct {
+	name string
+	run  func(string)
+}{
+	{"Parse", func(s string) { _, _ = Parse(s) }},
+	{"Parser", func(s string) { var p Parser; _, _ = p.Parse(s) }},
+	{"NextURL", func(s string) {
+		_, _ = NextURL(&http.Response{Header: http.Header{"Link": {s}}, Request: &http.Request{URL: linearBase}})
+	}},
+}
+
+// linearBase is the request URL of the NextURL timings.
+var linearBase = &url.URL{Scheme: "https", Host: "api.example", Path: "/items", RawQuery: "page=1"}
+
+// checkLinear fails t when run(large), on 4 times the input of run(small),
+// takes more than 6 times as long in three measurements in a row.
+func checkLinear(t *testing.T, name, small, large string, run func(string)) {
+	t.Helper()
+	// Without collections during a run: a collection starts when the heap
+	// reaches a size, which the large input reaches and the small one may
+	// not, and its cost is the live heap's, not the parse's.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var ratio float64
+	var ds, dl time.Duration
+	for range 3 {
+		ds, dl = time.Duration(1<<62), time.Duration(1<<62)
+		for range 3 {
+			ds = min(ds, timed(small, run))
+			dl = min(dl, timed(large, run))
+		}
+		ratio = float64(dl) / float64(max(ds, time.Microsecond))
+		// Below 100 ms for 4 MiB the ratio is noise (process CPU time
+		// includes parallel tests and page faults of fresh memory); a
+		// quadratic parse would take minutes there, not milliseconds.
+		if ratio <= 6 || dl < 100*time.Millisecond {
+			return
+		}
+	}
+	t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), ratio)
+}
+
+// timed returns the processor time run(in) takes, after a garbage
+// collection.
+func timed(in string, run func(string)) time.Duration {
+	runtime.GC()
+	start := cpuTime()
+	run(in)
+	return cpuTime() - start
 }
