@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/internal/plainuri"
@@ -348,25 +345,6 @@ func TestNextURLHugeTarget(t *testing.T) {
 	}
 }
 
-// TestParseTimeLinear checks, with wide slack, that parsing 4 times the
-// input takes at most 6 times as long for every memory shape: the best of
-// three runs at 1 MiB and at 4 MiB, taken in turn after a garbage
-// collection and with the collector off, in processor time (cpuTime), and
-// measured again up to three times before the test fails,
-// as the machine may be busy with other work.
-func TestParseTimeLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
-	for _, tc := range memtest.Shapes {
-		t.Run(tc.Name, func(t *testing.T) {
-			for _, f := range linearFuncs {
-				checkLinear(t, f.name, tc.Build(1<<20), tc.Build(4<<20), f.run)
-			}
-		})
-	}
-}
-
 // linearFuncs are the functions TestParseTimeLinear times.
 var linearFuncs = []struct {
 	name string
@@ -381,39 +359,3 @@ var linearFuncs = []struct {
 
 // linearBase is the request URL of the NextURL timings.
 var linearBase = &url.URL{Scheme: "https", Host: "api.example", Path: "/items", RawQuery: "page=1"}
-
-// checkLinear fails t when run(large), on 4 times the input of run(small),
-// takes more than 6 times as long in three measurements in a row.
-func checkLinear(t *testing.T, name, small, large string, run func(string)) {
-	t.Helper()
-	// Without collections during a run: a collection starts when the heap
-	// reaches a size, which the large input reaches and the small one may
-	// not, and its cost is the live heap's, not the parse's.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var ratio float64
-	var ds, dl time.Duration
-	for range 3 {
-		ds, dl = time.Duration(1<<62), time.Duration(1<<62)
-		for range 3 {
-			ds = min(ds, timed(small, run))
-			dl = min(dl, timed(large, run))
-		}
-		ratio = float64(dl) / float64(max(ds, time.Microsecond))
-		// Below 100 ms for 4 MiB the ratio is noise (process CPU time
-		// includes parallel tests and page faults of fresh memory); a
-		// quadratic parse would take minutes there, not milliseconds.
-		if ratio <= 6 || dl < 100*time.Millisecond {
-			return
-		}
-	}
-	t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), ratio)
-}
-
-// timed returns the processor time run(in) takes, after a garbage
-// collection.
-func timed(in string, run func(string)) time.Duration {
-	runtime.GC()
-	start := cpuTime()
-	run(in)
-	return cpuTime() - start
-}
