@@ -1,3 +1,6 @@
+// The HTTP client of -url: credentials (-H, userinfo) only to the origin
+// the user gave, the User-Agent, and what is kept out of messages (userinfo).
+
 package main
 
 import (
@@ -160,4 +163,11 @@ func newClient(opts options, base http.RoundTripper) *http.Client {
 		tr = &credentials{base: tr, home: weborigin.Of(u), user: opts.user, headers: opts.headers}
 	}
 	return &http.Client{Transport: tr} // -timeout is the run's deadline (runEnv)
+}
+
+// withoutUser returns u without its userinfo.
+func withoutUser(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return v.String()
 }

@@ -1,3 +1,6 @@
+// -check for Link-Template fields: what makes a templated link not a URI
+// Template (RFC 6570) or not a link.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The source of -url with -discover: discover.Links (header, HTML, feeds,
+// linksets).
+
 package main
 
 import (
