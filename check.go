@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
 	"github.com/weblinking/weblink/internal/quote"
 )
 
@@ -446,7 +447,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 	c.rel, c.rev, c.drop = "", "", -1
 	if s[i] != '<' {
 		c.dropped(i, adviceNoAngle)
-		return c.skip(i)
+		return linkscan.NextElement(s, i)
 	}
 	j := strings.IndexByte(s[i+1:], '>')
 	if j < 0 {
@@ -466,7 +467,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 			}
 			if s[i] != ';' {
 				c.dropped(i, adviceSep)
-				return c.skip(i)
+				return linkscan.NextElement(s, i)
 			}
 		}
 		var ok bool
@@ -474,7 +475,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 			if i == len(s) {
 				return i, false
 			}
-			return c.skip(i)
+			return linkscan.NextElement(s, i)
 		}
 	}
 }
@@ -524,7 +525,7 @@ func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 		i = skipSpace(s, i)
 	}
 	if i < len(s) && s[i] == '"' {
-		end, closed := quotedStringEnd(s, i)
+		end, _, closed := linkscan.QuotedEnd(s, i)
 		if !closed {
 			c.dropped(i, adviceQuote)
 			return len(s), false
@@ -630,44 +631,6 @@ func nonTchar(s string) int {
 		}
 	}
 	return -1
-}
-
-// quotedStringEnd returns the index just past the quoted-string starting at
-// s[i] and whether it is closed (RFC 9110 §5.6.4).
-func quotedStringEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++ // the escaped byte
-		case '"':
-			return i + 1, true
-		}
-	}
-	return len(s), false
-}
-
-// skip returns the index after the next comma at or after i that is
-// outside quoted-strings and <...>, or len(s): where Parse resumes after a
-// malformed link-value.
-func (c *checker) skip(i int) (int, bool) {
-	s := c.s
-	for i < len(s) {
-		switch s[i] {
-		case ',':
-			return i + 1, true
-		case '"':
-			i, _ = quotedStringEnd(s, i)
-		case '<':
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				return len(s), false
-			}
-			i += j + 1
-		default:
-			i++
-		}
-	}
-	return i, false
 }
 
 // checkLink reports the Validate problems and the warnings of l, whose "<"
