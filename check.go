@@ -65,10 +65,9 @@ const maxProblems = 256
 //   - A registered relation type written with upper-case letters, such as
 //     rel="Next": RFC 8288 §2.1.1 makes them case-insensitive, but clients
 //     that compare strings miss it.
-//   - A field value longer than 4 KiB (rule 29), once, at the first
-//     link-value that ends beyond byte 4096: nginx's default proxy buffer
-//     holds the whole response head in one 4 KiB memory page, and answers
-//     a larger one with a 502.
+//   - A field value longer than 4 KiB, which will not fit a proxy's
+//     buffer: once, at the first link-value that ends beyond byte 4096
+//     (rule 29).
 //
 // Problems at the same offset come errors first. An offset is at most
 // len(fieldValue): Parse reports a star parameter whose value ends too soon

@@ -78,9 +78,8 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // field (curl, Go clients, browsers over plain HTTP to another host) get the
 // 103. The links go on the final response in every case.
 //
-// What a browser does with the 103 (measured with Chromium 156 by
-// TestEarlyHintsBrowser; docs/serving.md has the details): it acts on it
-// over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
+// What a browser does with the 103 (docs/serving.md has the
+// measurements): it acts on it over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
 // early and uses that response for the page only when the response is
 // cacheable (give it Cache-Control, or it is downloaded a second time); and
 // a preloaded font needs the crossorigin parameter (Param{Name:
