@@ -25,15 +25,7 @@
 //
 // Page through an API with package
 // [github.com/weblinking/weblink/paging], which follows next links safely
-// (same origin, credentials kept to it, loops, rate limits, resuming):
-//
-//	for issue, err := range paging.Items(ctx, nil, req, paging.JSONItems[Issue],
-//		paging.WaitRateLimits(10*time.Minute)) {
-//		if err != nil {
-//			return err
-//		}
-//		handle(issue)
-//	}
+// (same origin, credentials kept to it, loops, rate limits, resuming).
 //
 // Serve links: [Add] writes a Link field line that no value can break out
 // of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
@@ -57,9 +49,8 @@
 //	}
 //
 // Discover the links of a page's body too (HTML, feeds, linksets), in the
-// order Webmention and WebSub want, with the discover package:
-//
-//	links, err := discover.Links(ctx, nil, req)
+// order Webmention and WebSub want, with package
+// [github.com/weblinking/weblink/discover].
 //
 // Two subpackages read the formats built on Web Linking: linktemplate the
 // Link-Template field of RFC 9652 (URI Templates, expanded by RFC 6570),
