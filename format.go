@@ -181,14 +181,7 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
-		for {
-			word, rest, space := strings.Cut(r, " ")
-			b = appendQuotedASCII(b, word, ascii.LowerHex)
-			if !space {
-				break
-			}
-			b, r = append(b, "%20"...), rest
-		}
+		b = relASCII.Append(b, r, ascii.LowerHex)
 	}
 	return append(b, '"')
 }
@@ -217,39 +210,19 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 	return append(b, '"')
 }
 
+// The escape tables of the formatter (ascii.Escapes, shared with package
+// linkformat's): the inside of a quoted-string (RFC 9110 §5.6.4), '"' and
+// '\\' escaped, and bytes that are not printable ASCII percent-encoded, a
+// space too in a relation type (rule 20).
+var (
+	quotedASCII = ascii.NewEscapes("", "\"\\", false, false)
+	relASCII    = ascii.NewEscapes(" ", "\"\\", false, false)
+)
+
 // appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
 // §5.6.4), escaping '"' and '\\' and percent-encoding bytes that are not
 // printable ASCII with the hex digits hex (ascii.UpperHex or ascii.LowerHex).
-func appendQuotedASCII(b []byte, s, hex string) []byte {
-	for i := 0; i < len(s); {
-		// Runs of qdtext, usually all of s, are copied whole.
-		j := qdtextRun(s, i)
-		b = append(b, s[i:j]...)
-		if j == len(s) {
-			break
-		}
-		if c := s[j]; c == '"' || c == '\\' {
-			b = append(b, '\\', c)
-		} else {
-			b = ascii.AppendPercent(b, c, hex)
-		}
-		i = j + 1
-	}
-	return b
-}
-
-// qdtextRun returns the index of the first byte at or after i that
-// appendQuotedASCII must escape: '"', '\\', or one that is not printable
-// ASCII.
-func qdtextRun(s string, i int) int {
-	for i < len(s) {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			break
-		}
-		i++
-	}
-	return i
-}
+func appendQuotedASCII(b []byte, s, hex string) []byte { return quotedASCII.Append(b, s, hex) }
 
 // appendTextParam appends a parameter whose value is text: as an RFC 8187
 // ext-value "name*=UTF-8'lang'..." when star is set or needsExtValue says so
