@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/linkscan"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Problem is one thing Check found in a Link field value that its sender
@@ -63,10 +65,9 @@ const maxProblems = 256
 //   - A registered relation type written with upper-case letters, such as
 //     rel="Next": RFC 8288 §2.1.1 makes them case-insensitive, but clients
 //     that compare strings miss it.
-//   - A field value longer than 4 KiB (rule 29), once, at the first
-//     link-value that ends beyond byte 4096: nginx's default proxy buffer
-//     holds the whole response head in one 4 KiB memory page, and answers
-//     a larger one with a 502.
+//   - A field value longer than 4 KiB, which will not fit a proxy's
+//     buffer: once, at the first link-value that ends beyond byte 4096
+//     (rule 29).
 //
 // Problems at the same offset come errors first. An offset is at most
 // len(fieldValue): Parse reports a star parameter whose value ends too soon
@@ -409,8 +410,8 @@ func (c *checker) addFound(f found) {
 	case repeated:
 		msg = `repeated "` + f.name + `" is ignored, only the first counts: ` + repeatAdvice(f.name)
 	case notToken:
-		msg = `the unquoted value of "` + f.name + `" holds ` + quoteForError(c.s[f.off:f.off+1]) +
-			`, which only a quoted-string may: write ` + f.name + `=` + quoteForError(f.arg) + ` (RFC 8288 §3: a value is a token or a quoted-string)`
+		msg = `the unquoted value of "` + f.name + `" holds ` + quote.Value(c.s[f.off:f.off+1]) +
+			`, which only a quoted-string may: write ` + f.name + `=` + quote.Value(f.arg) + ` (RFC 8288 §3: a value is a token or a quoted-string)`
 	case emptyValue:
 		msg = `"` + f.name + `=" has no value: write ` + f.name + `="" or leave out the "=" (RFC 8288 §3: a value is a token or a quoted-string)`
 	case spaceEq:
@@ -445,7 +446,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 	c.rel, c.rev, c.drop = "", "", -1
 	if s[i] != '<' {
 		c.dropped(i, adviceNoAngle)
-		return c.skip(i)
+		return linkscan.NextElement(s, i)
 	}
 	j := strings.IndexByte(s[i+1:], '>')
 	if j < 0 {
@@ -465,7 +466,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 			}
 			if s[i] != ';' {
 				c.dropped(i, adviceSep)
-				return c.skip(i)
+				return linkscan.NextElement(s, i)
 			}
 		}
 		var ok bool
@@ -473,7 +474,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 			if i == len(s) {
 				return i, false
 			}
-			return c.skip(i)
+			return linkscan.NextElement(s, i)
 		}
 	}
 }
@@ -523,7 +524,7 @@ func (c *checker) param(i int, seen *uint) (next int, ok bool) {
 		i = skipSpace(s, i)
 	}
 	if i < len(s) && s[i] == '"' {
-		end, closed := quotedStringEnd(s, i)
+		end, _, closed := linkscan.QuotedEnd(s, i)
 		if !closed {
 			c.dropped(i, adviceQuote)
 			return len(s), false
@@ -631,44 +632,6 @@ func nonTchar(s string) int {
 	return -1
 }
 
-// quotedStringEnd returns the index just past the quoted-string starting at
-// s[i] and whether it is closed (RFC 9110 §5.6.4).
-func quotedStringEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++ // the escaped byte
-		case '"':
-			return i + 1, true
-		}
-	}
-	return len(s), false
-}
-
-// skip returns the index after the next comma at or after i that is
-// outside quoted-strings and <...>, or len(s): where Parse resumes after a
-// malformed link-value.
-func (c *checker) skip(i int) (int, bool) {
-	s := c.s
-	for i < len(s) {
-		switch s[i] {
-		case ',':
-			return i + 1, true
-		case '"':
-			i, _ = quotedStringEnd(s, i)
-		case '<':
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				return len(s), false
-			}
-			i += j + 1
-		default:
-			i++
-		}
-	}
-	return i, false
-}
-
 // checkLink reports the Validate problems and the warnings of l, whose "<"
 // is at offset off.
 func (c *checker) checkLink(off int, l Link) {
@@ -688,7 +651,7 @@ func (c *checker) checkLink(off int, l Link) {
 		case !ok:
 			warn(`preload without "as": browsers do not fetch it; add as= with one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
 		case !isPreloadDestination(as.Value):
-			warn(`preload with as=` + quoteForError(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
+			warn(`preload with as=` + quote.Value(as.Value) + `, which is not a preload destination: browsers do not fetch it; use one of ` + preloadDestinations + ` (HTML Living Standard, "Link type preload")`)
 		case ascii.EqualFold(as.Value, "font") || ascii.EqualFold(as.Value, "fetch"):
 			if _, ok := l.Param("crossorigin"); !ok {
 				warn(`preload as=` + ascii.Lower(as.Value) + ` without crossorigin: the ` + ascii.Lower(as.Value) + ` request is made in CORS mode, so it does not use the preload and downloads the resource twice; add "; crossorigin"`)
@@ -701,7 +664,7 @@ func (c *checker) checkLink(off int, l Link) {
 			if u.Scheme != "" && u.Host != "" {
 				origin = "<" + u.Scheme + "://" + u.Host + ">"
 			}
-			warn(`preconnect to ` + quoteForError(l.Target) + `: a preconnect opens a connection to an origin and ignores the path and query; write ` + origin + ` (HTML Living Standard, "Link type preconnect")`)
+			warn(`preconnect to ` + quote.Value(l.Target) + `: a preconnect opens a connection to an origin and ignores the path and query; write ` + origin + ` (HTML Living Standard, "Link type preconnect")`)
 		}
 	}
 }
@@ -731,7 +694,7 @@ func (c *checker) upperCase(value string, quoted bool, param string, warn func(s
 			t = unescapeQuoted(t)
 		}
 		if r, ok := LookupRelation(t); ok {
-			warn(`relation type ` + quoteForError(t) + ` in ` + param + ` is registered as ` + quoteForError(r.Name) + `: write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it`)
+			warn(`relation type ` + quote.Value(t) + ` in ` + param + ` is registered as ` + quote.Value(r.Name) + `: write it in lower case; relation types compare case-insensitively (RFC 8288 §2.1.1), but clients that compare strings miss it`)
 		}
 	}
 }

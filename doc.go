@@ -1,10 +1,9 @@
-// Package weblink reads, follows and writes the HTTP Link header of Web
-// Linking (RFC 8288, which replaced RFC 5988): it parses real headers
-// correctly, pages through APIs safely by their rel="next" links, serves
-// links and 103 Early Hints, and checks what a server sends. It covers the
-// RFC 8187 (RFC 5987) ext-values of title*, the RFC 3986 reference
-// resolution Link relies on, the IANA link relations registry and RFC 9264
-// linksets.
+// Package weblink reads and writes the HTTP Link header of Web Linking
+// (RFC 8288, which replaced RFC 5988): it parses real headers correctly,
+// finds the next page, serves links and 103 Early Hints, and checks what a
+// server sends. It covers the RFC 8187 (RFC 5987) ext-values of title*, the
+// RFC 3986 reference resolution Link relies on, the IANA link relations
+// registry and RFC 9264 linksets.
 //
 // # A short tour
 //
@@ -26,15 +25,7 @@
 //
 // Page through an API with package
 // [github.com/weblinking/weblink/paging], which follows next links safely
-// (same origin, credentials kept to it, loops, rate limits, resuming):
-//
-//	for issue, err := range paging.Items(ctx, nil, req, paging.JSONItems[Issue],
-//		paging.WaitRateLimits(10*time.Minute)) {
-//		if err != nil {
-//			return err
-//		}
-//		handle(issue)
-//	}
+// (same origin, credentials kept to it, loops, rate limits, resuming).
 //
 // Serve links: [Add] writes a Link field line that no value can break out
 // of, [Middleware] adds links to every response, [EarlyHintsMiddleware]
@@ -58,9 +49,8 @@
 //	}
 //
 // Discover the links of a page's body too (HTML, feeds, linksets), in the
-// order Webmention and WebSub want, with the discover package:
-//
-//	links, err := discover.Links(ctx, nil, req)
+// order Webmention and WebSub want, with package
+// [github.com/weblinking/weblink/discover].
 //
 // Two subpackages read the formats built on Web Linking: linktemplate the
 // Link-Template field of RFC 9652 (URI Templates, expanded by RFC 6570),
@@ -72,20 +62,14 @@
 //
 // The sections below are the reference. Their rules are numbered once for
 // the whole package: code, tests (rule1/...) and the reason fields of
-// testdata cite them as "rule N".
+// testdata cite them as "rule N", and other packages as "rule N of package
+// weblink".
 //
 // # Reading links
 //
 // [Parse] reads one field value, [ParseHeader] every Link line of a header,
 // and [ParseResponse] the links of a response, resolved against the URL that
-// the response came from:
-//
-//	links, err := weblink.ParseResponse(resp)
-//	if alt, ok := links.Rel("alternate"); ok {
-//		// alt.Target is absolute
-//	}
-//
-// The parsers follow RFC 8288 §3 and Appendix B with these rules, where the
+// the response came from. The parsers follow RFC 8288 §3 and Appendix B with these rules, where the
 // algorithm as printed is wrong or silent:
 //
 //  1. A field value is a comma-separated list of link-values, and Parse
@@ -265,8 +249,7 @@
 // head it reads for the final one: nginx before 1.29 with
 // proxy_http_version 1.1 (the usual setting, for keep-alive upstream
 // connections) answers a client with the 103 and then no page at all
-// (measured by TestProxies with Debian 12's nginx 1.22.1; Apache's
-// mod_proxy_http and Caddy pass the 103 on). Browsers act on a 103 only
+// (Apache's mod_proxy_http and Caddy pass the 103 on). Browsers act on a 103 only
 // over HTTP/2, so a request over HTTP/1.1 is almost always a proxy's hop.
 // docs/serving.md has the table of proxies and a safe nginx configuration.
 //
@@ -311,9 +294,9 @@
 //     link-value whose last byte (not counting the comma and whitespace
 //     after it) is beyond byte 4096, that the field value is longer than
 //     4 KiB and will not fit nginx's default proxy buffer (a 502). A field
-//     within 4096 bytes can still be too much with the rest of the head:
-//     measured behind nginx 1.22.1, a Go server's head with a 4000-byte
-//     Link field is a 502, and with a 3500-byte one passes.
+//     within 4096 bytes can still be too much with the rest of the head: a
+//     Go server's head with a 4000-byte Link field is a 502 behind nginx,
+//     and with a 3500-byte one passes (docs/serving.md).
 //
 // # Origins, credentials and fan-out
 //
@@ -366,25 +349,25 @@
 //
 // # API catalogs
 //
-//  50. [APICatalogHandler] serves an API catalog (RFC 9727 §4): the links as a
+//  34. [APICatalogHandler] serves an API catalog (RFC 9727 §4): the links as a
 //     linkset in application/linkset+json, the format RFC 9727 §4.2
 //     requires, with profile="https://www.rfc-editor.org/info/rfc9727" on
 //     the media type (RFC 9264 §5).
-//  51. A link without Anchor gets the publisher given to APICatalogHandler as its
+//  35. A link without Anchor gets the publisher given to APICatalogHandler as its
 //     context; a link with an Anchor keeps it (RFC 9727 Appendix A puts an
 //     API's service-desc and service-doc links under the API's URL).
-//  52. Requests are answered as [LinksetHandler] answers them: Accept
+//  36. Requests are answered as [LinksetHandler] answers them: Accept
 //     chooses application/linkset+json or application/linkset (both with
 //     the profile), a strong ETag per format with 304 Not Modified, 406
 //     when neither format is acceptable, 405 for methods other than GET
 //     and HEAD.
-//  53. Every response, whatever its status, carries Link: <path>;
+//  37. Every response, whatever its status, carries Link: <path>;
 //     rel="api-catalog", with the request's path (RFC 9727 §2 requires it
 //     of HEAD), and a HEAD request is answered with the header and no body.
 //     The path is the one the client sent (Request.RequestURI), also under
 //     http.StripPrefix. A path that starts with "//" is written "/.//..."
 //     (the same path, RFC 3986 §5.2.4), never as a reference to another
 //     host.
-//  54. The catalog is what APICatalogHandler was given when it was called: the
+//  38. The catalog is what APICatalogHandler was given when it was called: the
 //     links are copied, and later changes to them do not show.
 package weblink

@@ -3,6 +3,8 @@ package weblink
 import (
 	"errors"
 	"strconv"
+
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // SyntaxError reports a problem at a byte offset of a Link field value or an
@@ -49,18 +51,8 @@ type ResolveError struct {
 
 // Error names the reference and why net/url rejected it.
 func (e *ResolveError) Error() string {
-	return "weblink: cannot resolve " + quoteForError(e.Ref) + ": " + e.Err.Error()
+	return "weblink: cannot resolve " + quote.Value(e.Ref) + ": " + e.Err.Error()
 }
 
 // Unwrap returns the url.Parse error.
 func (e *ResolveError) Unwrap() error { return e.Err }
-
-// quoteForError quotes s for an error message, shortening long values so that
-// an error about hostile input stays small.
-func quoteForError(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
-}

@@ -188,7 +188,7 @@ func ExampleMaxLinkBytes() {
 		fmt.Printf("%s: %d links left out: %s\n", r.URL.Path, len(dropped), dropped)
 	}
 	// Outermost, so that it sees every link the inner middleware adds (use
-	// 4000 for nginx's default 4 KiB buffer; 80 here to show the cut).
+	// 3500 for nginx's default 4 KiB buffer; 80 here to show the cut).
 	h := weblink.MaxLinkBytes(80, logDropped)(weblink.EarlyHintsMiddleware(links...)(page))
 
 	rec := httptest.NewRecorder()

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/language"
 )
@@ -84,7 +85,7 @@ func parseExtValue(s string) (ExtValue, error) {
 	if !ok {
 		return ExtValue{}, &SyntaxError{
 			Offset: 0,
-			Msg:    "unsupported charset " + quoteForError(name) + " in ext-value",
+			Msg:    "unsupported charset " + quote.Value(name) + " in ext-value",
 			err:    ErrCharset,
 		}
 	}
@@ -210,7 +211,7 @@ func consumeLanguage(s, rest string) (lang, after string, err error) {
 	case len(lang) > maxLanguage:
 		err = syntaxErrorAt(len(s)-len(rest), "ext-value language is longer than "+strconv.Itoa(maxLanguage)+" bytes")
 	case !wellFormedLanguage(lang):
-		err = syntaxErrorAt(len(s)-len(rest), "ext-value language "+quoteForError(lang)+" is not a well-formed language tag")
+		err = syntaxErrorAt(len(s)-len(rest), "ext-value language "+quote.Value(lang)+" is not a well-formed language tag")
 	}
 	return lang, after, err
 }
@@ -331,7 +332,7 @@ func scanValueChars(v string, off int) (escapes int, err error) {
 // the start of a %HH escape. off is the offset of v in the ext-value.
 func valueCharError(v string, off, i int) error {
 	if v[i] == '%' {
-		return syntaxErrorAt(off+i, "invalid percent-escape "+quoteForError(v[i:min(i+3, len(v))])+" in ext-value")
+		return syntaxErrorAt(off+i, "invalid percent-escape "+quote.Value(v[i:min(i+3, len(v))])+" in ext-value")
 	}
 	return syntaxErrorAt(off+i, "invalid "+describeByte(v[i])+" in ext-value (not an attr-char or %HH escape)")
 }
@@ -427,7 +428,7 @@ func decodeCharmap(v string, off int, cs charset, name string) (string, error) {
 		c, next := octetAt(v, i)
 		r, ok := cs.decodeOctet(c)
 		if !ok {
-			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a character in charset "+quoteForError(name))
+			return "", syntaxErrorAt(off+i, "octet "+hexByte(c)+" is not a character in charset "+quote.Value(name))
 		}
 		size += utf8.RuneLen(r)
 		i = next
@@ -447,7 +448,7 @@ func decodeCharmap(v string, off int, cs charset, name string) (string, error) {
 // ASCII, in hex otherwise.
 func describeByte(c byte) string {
 	if ' ' <= c && c < 0x7F {
-		return "character " + quoteForError(string(rune(c)))
+		return "character " + quote.Value(string(rune(c)))
 	}
 	return "byte " + hexByte(c)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 	"golang.org/x/text/language"
 )
 
@@ -189,7 +190,7 @@ func TestParseExtValueUnsupportedCharset(t *testing.T) {
 			t.Errorf("ParseExtValue(%q) error %v is not a *SyntaxError at offset 0", in, err)
 		}
 		charset, _, _ := strings.Cut(in, "'")
-		if !strings.Contains(err.Error(), quoteForError(charset)) {
+		if !strings.Contains(err.Error(), quote.Value(charset)) {
 			t.Errorf("ParseExtValue(%q) error %q does not name the charset", in, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 	"github.com/weblinking/weblink/internal/linkscan"
 	"github.com/weblinking/weblink/internal/plainuri"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // String returns l as one link-value (RFC 8288 §3), safe to put in a header
@@ -180,14 +181,7 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
-		for {
-			word, rest, space := strings.Cut(r, " ")
-			b = appendQuotedASCII(b, word, ascii.LowerHex)
-			if !space {
-				break
-			}
-			b, r = append(b, "%20"...), rest
-		}
+		b = relASCII.Append(b, r, ascii.LowerHex)
 	}
 	return append(b, '"')
 }
@@ -216,39 +210,19 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 	return append(b, '"')
 }
 
+// The escape tables of the formatter (ascii.Escapes, shared with package
+// linkformat's): the inside of a quoted-string (RFC 9110 §5.6.4), '"' and
+// '\\' escaped, and bytes that are not printable ASCII percent-encoded, a
+// space too in a relation type (rule 20).
+var (
+	quotedASCII = ascii.NewEscapes("", "\"\\", false, false)
+	relASCII    = ascii.NewEscapes(" ", "\"\\", false, false)
+)
+
 // appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
 // §5.6.4), escaping '"' and '\\' and percent-encoding bytes that are not
 // printable ASCII with the hex digits hex (ascii.UpperHex or ascii.LowerHex).
-func appendQuotedASCII(b []byte, s, hex string) []byte {
-	for i := 0; i < len(s); {
-		// Runs of qdtext, usually all of s, are copied whole.
-		j := qdtextRun(s, i)
-		b = append(b, s[i:j]...)
-		if j == len(s) {
-			break
-		}
-		if c := s[j]; c == '"' || c == '\\' {
-			b = append(b, '\\', c)
-		} else {
-			b = ascii.AppendPercent(b, c, hex)
-		}
-		i = j + 1
-	}
-	return b
-}
-
-// qdtextRun returns the index of the first byte at or after i that
-// appendQuotedASCII must escape: '"', '\\', or one that is not printable
-// ASCII.
-func qdtextRun(s string, i int) int {
-	for i < len(s) {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			break
-		}
-		i++
-	}
-	return i
-}
+func appendQuotedASCII(b []byte, s, hex string) []byte { return quotedASCII.Append(b, s, hex) }
 
 // appendTextParam appends a parameter whose value is text: as an RFC 8187
 // ext-value "name*=UTF-8'lang'..." when star is set or needsExtValue says so
@@ -310,11 +284,11 @@ func (l Link) Validate() error {
 func (l Link) validate(add func(field, msg string)) {
 	for _, ref := range [...]struct{ field, value string }{{"target", l.Target}, {"anchor", l.Anchor}} {
 		if i := checkURI(ref.value); i >= 0 {
-			add(ref.field, quoteForError(ref.value)+" is not a URI-reference or IRI: byte "+strconv.Itoa(i)+" must be percent-encoded")
+			add(ref.field, quote.Value(ref.value)+" is not a URI-reference or IRI: byte "+strconv.Itoa(i)+" must be percent-encoded")
 		} else if parses(ref.value) {
 			continue
 		} else if _, err := url.Parse(string(appendURI(nil, ref.value))); err != nil {
-			add(ref.field, quoteForError(ref.value)+" is not a URI-reference: "+err.Error())
+			add(ref.field, quote.Value(ref.value)+" is not a URI-reference: "+err.Error())
 		}
 	}
 	if !hasToken(l.Rel) {
@@ -326,38 +300,38 @@ func (l Link) validate(add func(field, msg string)) {
 	}{{"rel", l.Rel}, {"rev", l.Rev}} {
 		for _, r := range rels.types {
 			if !isRegRelType(r) && !isAbsoluteURI(r) && !isRegisteredLower(r) {
-				add(rels.field, quoteForError(r)+" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)")
+				add(rels.field, quote.Value(r)+" is neither a lower-case registered relation type name nor an absolute URI (RFC 8288 §2.1)")
 			}
 		}
 	}
 	for _, h := range l.Hreflang {
 		if !validLanguage(h) {
-			add("hreflang", quoteForError(h)+" is not a well-formed language tag (RFC 5646)")
+			add("hreflang", quote.Value(h)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}
 	if l.Type != "" {
 		if mt, _, err := mime.ParseMediaType(l.Type); err != nil || !strings.Contains(mt, "/") || !ascii.IsPrint(l.Type) {
-			add("type", quoteForError(l.Type)+" is not a media type type/subtype (RFC 6838)")
+			add("type", quote.Value(l.Type)+" is not a media type type/subtype (RFC 6838)")
 		}
 	}
 	if !ascii.IsPrint(l.Media) {
-		add("media", quoteForError(l.Media)+" holds non-ASCII or control characters")
+		add("media", quote.Value(l.Media)+" holds non-ASCII or control characters")
 	}
 	checkText := func(field, value, lang string) {
 		if !utf8.ValidString(value) {
-			add(field, quoteForError(value)+" is not valid UTF-8")
+			add(field, quote.Value(value)+" is not valid UTF-8")
 		}
 		if hasControl(value) {
-			add(field, quoteForError(value)+" holds control characters")
+			add(field, quote.Value(value)+" holds control characters")
 		}
 		if lang != "" && !validLanguage(lang) {
-			add(field, "language "+quoteForError(lang)+" is not a well-formed language tag (RFC 5646)")
+			add(field, "language "+quote.Value(lang)+" is not a well-formed language tag (RFC 5646)")
 		}
 	}
 	checkText("title", l.Title, l.TitleLang)
 	for _, p := range l.Params {
 		if !isExtensionName(p.Name) {
-			add("param", quoteForError(p.Name)+" is not a token without \"*\", or is an attribute Link has a field for")
+			add("param", quote.Value(p.Name)+" is not a token without \"*\", or is an attribute Link has a field for")
 			continue
 		}
 		checkText("param "+p.Name, p.Value, p.Lang)

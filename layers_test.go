@@ -3,6 +3,7 @@ package weblink
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	goparser "go/parser"
 	"go/token"
@@ -79,6 +80,35 @@ func TestLayers(t *testing.T) {
 // of a name across the layers against their order.
 func layerViolations(t *testing.T, dir string) []string {
 	t.Helper()
+	var problems []string
+	for _, layer := range coreLayers {
+		for _, name := range layer {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				problems = append(problems, "layers_test.go lists "+name+", which is not in the package: remove it from the layer table")
+			}
+		}
+	}
+	known := func(name string) bool { _, _, ok := layerOf(name); return ok }
+	use := func(user, def string) string {
+		r, c, _ := layerOf(user)
+		dr, dc, _ := layerOf(def)
+		if mayUse(r, c, dr, dc) {
+			return ""
+		}
+		return user + " (" + describeLayer(r, c) + ") uses %s, defined in " + def + " (" + describeLayer(dr, dc) + ")"
+	}
+	problems = append(problems, useViolations(t, dir, "github.com/weblinking/weblink", known, use)...)
+	slices.Sort(problems)
+	return problems
+}
+
+// useViolations type-checks the non-test files of the package in dir (those
+// the build context of this machine selects) and returns a message for each
+// file that known does not know and each use of a name that use objects
+// to: use returns "" for an allowed use of a name defined in def by user,
+// or a message with a %s for the name.
+func useViolations(t *testing.T, dir, path string, known func(file string) bool, use func(user, def string) string) []string {
+	t.Helper()
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -91,7 +121,10 @@ func layerViolations(t *testing.T, dir string) []string {
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		if _, _, ok := layerOf(name); !ok {
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		if !known(name) {
 			problems = append(problems, "add "+name+" to the layer table in layers_test.go")
 		}
 		f, err := goparser.ParseFile(fset, filepath.Join(dir, name), nil, goparser.SkipObjectResolution)
@@ -100,16 +133,9 @@ func layerViolations(t *testing.T, dir string) []string {
 		}
 		files = append(files, f)
 	}
-	for _, layer := range coreLayers {
-		for _, name := range layer {
-			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-				problems = append(problems, "layers_test.go lists "+name+", which is not in the package: remove it from the layer table")
-			}
-		}
-	}
 	info := &types.Info{Uses: make(map[*ast.Ident]types.Object)}
 	conf := types.Config{Importer: exportImporter(t, fset, dir)}
-	pkg, err := conf.Check("github.com/weblinking/weblink", fset, files, info)
+	pkg, err := conf.Check(path, fset, files, info)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +146,14 @@ func layerViolations(t *testing.T, dir string) []string {
 		}
 		user := filepath.Base(fset.Position(id.Pos()).Filename)
 		def := filepath.Base(fset.Position(obj.Pos()).Filename)
-		r, c, ok1 := layerOf(user)
-		dr, dc, ok2 := layerOf(def)
-		if !ok1 || !ok2 || mayUse(r, c, dr, dc) {
+		if !known(user) || !known(def) {
 			continue
 		}
-		msg := user + " (" + describeLayer(r, c) + ") uses " + obj.Name() + ", defined in " + def + " (" + describeLayer(dr, dc) + ")"
+		format := use(user, def)
+		if format == "" {
+			continue
+		}
+		msg := fmt.Sprintf(format, obj.Name())
 		if !seen[msg] {
 			seen[msg] = true
 			problems = append(problems, fset.Position(id.Pos()).String()+": "+msg)
@@ -133,6 +161,59 @@ func layerViolations(t *testing.T, dir string) []string {
 	}
 	slices.Sort(problems)
 	return problems
+}
+
+// commandStage returns the stage of a file of the weblink command
+// (cmd/weblink): a source reads the input (source_*.go, and head.go, which
+// parses what the sources read), the report stage takes what parsing finds
+// wrong (report.go), a renderer shows the links (render_*.go). The other
+// files are shared: the command and its options, the HTTP client, text
+// helpers, and the wiring that picks a source, a reporter and a renderer
+// (mode.go, main.go).
+func commandStage(file string) string {
+	switch {
+	case strings.HasPrefix(file, "source_"), file == "head.go":
+		return "source"
+	case file == "report.go":
+		return "report"
+	case strings.HasPrefix(file, "render_"):
+		return "render"
+	}
+	return "shared"
+}
+
+// commandMayUse reports whether a file of stage user may use a name defined
+// in a file of stage def: sources → report → renderers, in that order;
+// parsing reports problems through the report stage and never calls a
+// renderer, and a renderer never reaches back into a source. Every stage
+// may use the shared files and the report stage.
+func commandMayUse(user, def string) bool {
+	switch {
+	case user == def, def == "shared", def == "report":
+		return true
+	case user == "shared":
+		return true // the wiring
+	}
+	return false
+}
+
+// TestCommandLayers fails when a file of the weblink command uses a name
+// defined in a file of a stage it may not use (commandMayUse).
+func TestCommandLayers(t *testing.T) {
+	use := func(user, def string) string {
+		if commandMayUse(commandStage(user), commandStage(def)) {
+			return ""
+		}
+		return user + " (" + commandStage(user) + ") uses %s, defined in " + def + " (" + commandStage(def) + ")"
+	}
+	problems := useViolations(t, "cmd/weblink", "main", func(string) bool { return true }, use)
+	slices.Sort(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if _, err := os.Stat("cmd/weblink/report.go"); err != nil {
+		t.Error("cmd/weblink has no report.go: the report stage is missing")
+	}
 }
 
 // exportImporter returns an importer that reads the export data the go
@@ -212,7 +293,7 @@ func TestLayerRules(t *testing.T) {
 // packages outside the standard library it may import: package weblink
 // and the internal helpers of the module, nothing else.
 var subpackageImports = map[string][]string{
-	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii", "github.com/weblinking/weblink/internal/linkscan"},
+	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii", "github.com/weblinking/weblink/internal/linkscan", "github.com/weblinking/weblink/internal/quote"},
 }
 
 // TestSubpackageImports fails when a subpackage of subpackageImports

@@ -17,7 +17,7 @@ const apiCatalogProfile = "https://www.rfc-editor.org/info/rfc9727"
 //
 //	mux.Handle("/.well-known/api-catalog", weblink.APICatalogHandler("https://example.com/.well-known/api-catalog", apis))
 //
-// It is [LinksetHandler] (rules 50 to 54): the linkset as
+// It is [LinksetHandler] (rules 34 to 38): the linkset as
 // application/linkset+json, or as application/linkset when Accept prefers
 // it, both with profile="https://www.rfc-editor.org/info/rfc9727", with
 // its content negotiation, ETag and 304 Not Modified. A link of apis

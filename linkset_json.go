@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // FormatLinksetJSON returns ls as an application/linkset+json document (RFC 9264
@@ -97,22 +98,22 @@ func (l Link) checkLinkset() error {
 	for _, r := range l.Rel {
 		switch {
 		case strings.ContainsAny(r, " \t\r\n"):
-			return fmt.Errorf("relation type %s holds whitespace; put each relation type in its own Rel entry", quoteForError(r))
+			return fmt.Errorf("relation type %s holds whitespace; put each relation type in its own Rel entry", quote.Value(r))
 		case ascii.EqualFold(r, "anchor"):
 			return errors.New(`relation type "anchor" cannot be a member of a link context object, whose "anchor" member is the context (RFC 9264 §4.2.2)`)
 		}
 	}
 	if !checkLang(l.TitleLang) {
-		return fmt.Errorf("title language %s is not a well-formed language tag (RFC 5646); correct it or leave TitleLang empty", quoteForError(l.TitleLang))
+		return fmt.Errorf("title language %s is not a well-formed language tag (RFC 5646); correct it or leave TitleLang empty", quote.Value(l.TitleLang))
 	}
 	for _, p := range l.Params {
 		switch {
 		case ascii.EqualFold(p.Name, "href"):
 			return errors.New(`a Param named "href" would clash with the link target member "href" (RFC 9264 §4.2.3); rename it`)
 		case !isExtensionName(p.Name):
-			return fmt.Errorf("Param name %s is not a token without a trailing \"*\", or is an attribute that Link has a field for; rename it or set that field", quoteForError(p.Name))
+			return fmt.Errorf("Param name %s is not a token without a trailing \"*\", or is an attribute that Link has a field for; rename it or set that field", quote.Value(p.Name))
 		case !checkLang(p.Lang):
-			return fmt.Errorf("Param %s: language %s is not a well-formed language tag (RFC 5646); correct it or leave Lang empty", quoteForError(p.Name), quoteForError(p.Lang))
+			return fmt.Errorf("Param %s: language %s is not a well-formed language tag (RFC 5646); correct it or leave Lang empty", quote.Value(p.Name), quote.Value(p.Lang))
 		}
 	}
 	return nil
@@ -436,7 +437,7 @@ func (e *LinksetError) Error() string {
 	s := ErrInvalidLinkset.Error() + ": "
 	switch {
 	case e.Link >= 0:
-		s += "link " + strconv.Itoa(e.Link) + " (target " + quoteForError(e.target) + "): "
+		s += "link " + strconv.Itoa(e.Link) + " (target " + quote.Value(e.target) + "): "
 	case e.Path != "":
 		s += e.Path + ": "
 	}
@@ -580,7 +581,7 @@ func (r *jsonReader) uriRef(path string) (string, error) {
 		if charClass[c]&isURIChar != 0 || escapeAt(s, i) {
 			continue
 		}
-		return "", pathError(path, quoteForError(s)+" is not a URI reference (RFC 3986): percent-encode the byte "+quoteForError(s[i:i+1])+" at offset "+strconv.Itoa(i))
+		return "", pathError(path, quote.Value(s)+" is not a URI reference (RFC 3986): percent-encode the byte "+quote.Value(s[i:i+1])+" at offset "+strconv.Itoa(i))
 	}
 	return s, nil
 }
@@ -606,7 +607,7 @@ func memberPath(path, name string) string {
 		plain = plain && ('a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '*')
 	}
 	if !plain {
-		return path + "[" + quoteForError(name) + "]"
+		return path + "[" + quote.Value(name) + "]"
 	}
 	return path + "." + name
 }
@@ -617,7 +618,7 @@ func (r *jsonReader) document() (Links, error) {
 	found := false
 	err := r.object("document", want, func(name string) error {
 		if name != "linkset" {
-			return pathError("document", "unexpected member "+quoteForError(name)+`; "linkset" must be the sole member (RFC 9264 §4.2.1)`)
+			return pathError("document", "unexpected member "+quote.Value(name)+`; "linkset" must be the sole member (RFC 9264 §4.2.1)`)
 		}
 		if found {
 			return pathError("linkset", `duplicate member; give "linkset" once`)
@@ -769,7 +770,7 @@ func (r *jsonReader) extValues(path string, add func(value, lang string)) error 
 			case "language":
 				lang, err = r.str(mpath, "a string holding a language tag")
 				if err == nil && lang != "" && !validLanguage(lang) {
-					err = pathError(mpath, quoteForError(lang)+" is not a well-formed language tag (RFC 5646); correct it or leave \"language\" out")
+					err = pathError(mpath, quote.Value(lang)+" is not a well-formed language tag (RFC 5646); correct it or leave \"language\" out")
 				}
 			default:
 				err = pathError(mpath, `unexpected member; the object has only "value" and "language" (RFC 9264 §4.2.4.2)`)

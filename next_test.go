@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/internal/plainuri"
 	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -284,3 +285,77 @@ func TestNextURLAllocs(t *testing.T) {
 		t.Errorf("NextURL made %v allocations, want at most 3", n)
 	}
 }
+
+// TestNextURLMemoryBound checks that NextURL allocates at most 8 bytes per
+// header byte for every memory shape at 4 MiB, in one field line and in
+// 1000, with no next link and with one in a field line after the rest:
+// finding the next link must not build every Link. (The next link goes in
+// a line of its own so that no shape swallows it: after "open brackets" in
+// the same line, its ">" would close the first "<", making the whole line
+// the target of one next link; TestNextURLHugeTarget covers that.)
+func TestNextURLMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MiB inputs")
+	}
+	const n = 4 << 20
+	base, _ := url.Parse("https://api.example/items?page=1")
+	for _, tc := range memtest.Shapes {
+		for _, next := range []string{"", `<?page=2>; rel="next"`} {
+			t.Run(fmt.Sprintf("%s/next=%t", tc.Name, next != ""), func(t *testing.T) {
+				for _, lines := range [][]string{repeatLine(tc.Build(n), 1, next), repeatLine(tc.Build(n/1000), 1000, next)} {
+					size := 0
+					for _, l := range lines {
+						size += len(l)
+					}
+					resp := &http.Response{Header: http.Header{"Link": lines}, Request: &http.Request{URL: base}}
+					var ok bool
+					perByte := float64(memtest.Allocated(func() { _, ok = NextURL(resp) })) / float64(size)
+					t.Logf("%d lines: %.2f B/B", len(lines), perByte)
+					if perByte > 8 {
+						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 8", len(lines), perByte)
+					}
+					if wantOK := next != "" || tc.Name == "rel next" || tc.Name == "anchored next links"; ok != wantOK {
+						t.Errorf("%d lines: NextURL found a next link: %t, want %t", len(lines), ok, wantOK)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestNextURLHugeTarget checks what NextURL costs when the next link's
+// target is itself 4 MiB: an unclosed "<" runs to the ">" of the next link,
+// so the whole field value is one link-value. Finding it costs nothing;
+// net/url's parse of the target (which escapes the path to compare it with
+// the raw one) and its resolution (which copies the path and escapes it
+// again) take the rest, a few times the target's size.
+func TestNextURLHugeTarget(t *testing.T) {
+	const n = 4 << 20
+	value := strings.Repeat("<", n) + `, <?page=2>; rel="next"`
+	base, _ := url.Parse("https://api.example/items?page=1")
+	resp := &http.Response{Header: http.Header{"Link": {value}}, Request: &http.Request{URL: base}}
+	var u *url.URL
+	perByte := float64(memtest.Allocated(func() { u, _ = NextURL(resp) })) / float64(len(value))
+	t.Logf("NextURL: %.2f B/B", perByte)
+	if u == nil || len(u.Path) < n {
+		t.Fatalf("NextURL = %.40v, want the 4 MiB target", u)
+	}
+	if perByte > 32 {
+		t.Errorf("NextURL allocated %.2f bytes per header byte, want at most 32", perByte)
+	}
+}
+
+// linearFuncs are the functions TestParseTimeLinear times.
+var linearFuncs = []struct {
+	name string
+	run  func(string)
+}{
+	{"Parse", func(s string) { _, _ = Parse(s) }},
+	{"Parser", func(s string) { var p Parser; _, _ = p.Parse(s) }},
+	{"NextURL", func(s string) {
+		_, _ = NextURL(&http.Response{Header: http.Header{"Link": {s}}, Request: &http.Request{URL: linearBase}})
+	}},
+}
+
+// linearBase is the request URL of the NextURL timings.
+var linearBase = &url.URL{Scheme: "https", Host: "api.example", Path: "/items", RawQuery: "page=1"}

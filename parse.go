@@ -9,6 +9,7 @@ import (
 
 	"github.com/weblinking/weblink/internal/ascii"
 	"github.com/weblinking/weblink/internal/linkscan"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Parse parses a Link header field value (RFC 8288 §3) into its links, one
@@ -572,7 +573,7 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 // describeAt names, for an error message, what comes before the unexpected
 // byte s[i] (whitespace aside) and that byte.
 func describeAt(s string, i int) string {
-	found := ", found " + quoteForError(s[i:i+1])
+	found := ", found " + quote.Value(s[i:i+1])
 	j := i
 	for j > 0 && charClass[s[j-1]]&isSpace != 0 {
 		j--
@@ -663,7 +664,7 @@ func (p *parser) paramName(s string, i int) (name string, next int, ok bool) {
 			return "", i, true // empty parameter
 		}
 		if !p.full() {
-			p.syntaxError(i, "parameter name must be a token, found "+quoteForError(s[i:i+1])+"; link-value dropped")
+			p.syntaxError(i, "parameter name must be a token, found "+quote.Value(s[i:i+1])+"; link-value dropped")
 		}
 		return "", i, false
 	}
@@ -768,7 +769,7 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 	base := name[:len(name)-1]
 	if base == "" || strings.HasSuffix(base, "*") {
 		if !p.full() {
-			p.syntaxError(off, "parameter "+quoteForError(name)+" is not a valid star parameter name; parameter dropped")
+			p.syntaxError(off, "parameter "+quote.Value(name)+" is not a valid star parameter name; parameter dropped")
 		}
 		return false
 	}

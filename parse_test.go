@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/weblinking/weblink/internal/benchdata"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 // parseTest is one case of TestParse: a field value, the links Parse must
@@ -492,4 +496,209 @@ func TestParserAllocs(t *testing.T) {
 			t.Errorf("Parser.ParseHeader(%.40q...) made %v allocations warm, want 0", in, n)
 		}
 	}
+}
+
+// hostileCases are inputs built to make a parser slow, large or crash; build
+// returns an input of about n bytes and check looks at what Parse made of it.
+var hostileCases = []struct {
+	name  string
+	build func(n int) string
+	check func(t *testing.T, n int, ls Links, err error)
+}{
+	{"semicolons", func(n int) string { return "<a>" + strings.Repeat(";", n) },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err != nil || len(ls) != 1 || ls[0].Target != "a" || ls[0].Params != nil {
+				t.Errorf("got %d links, err %v; want one link <a> without params", len(ls), err)
+			}
+		}},
+	{"one quoted-string", func(n int) string { return `<a>; title="` + strings.Repeat("x,", n/2) + `"` },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err != nil || len(ls) != 1 || len(ls[0].Title) != n/2*2 {
+				t.Errorf("got %d links, err %v; want one link with a %d-byte title", len(ls), err, n/2*2)
+			}
+		}},
+	{"unclosed quoted-string", func(n int) string { return `<a>, <b>; title="` + strings.Repeat("x,<", n/3) },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err == nil || len(ls) != 1 || ls[0].Target != "a" {
+				t.Errorf("got %d links, err %v; want <a> only and an error", len(ls), err)
+			}
+		}},
+	// n/10 link-values: more than 100 000 at the large size.
+	{"link-values", func(n int) string { return strings.Repeat(`<a>; rel=next,`, n/10) },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err != nil || len(ls) != n/10 || ls[len(ls)-1].Rel[0] != "next" {
+				t.Errorf("got %d links, err %v; want %d", len(ls), err, n/10)
+			}
+		}},
+	{"backslash escapes", func(n int) string { return `<a>; title="` + strings.Repeat(`\\`, n/2) + `"` },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err != nil || len(ls) != 1 || ls[0].Title != strings.Repeat(`\`, n/2) {
+				t.Errorf("got %d links, err %v; want one title of %d backslashes", len(ls), err, n/2)
+			}
+		}},
+	{"malformed link-values", func(n int) string { return strings.Repeat(`x,`, n/2) },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err == nil || len(ls) != 0 {
+				t.Errorf("got %d links, err %v; want none and an error", len(ls), err)
+			}
+		}},
+	{"open brackets", func(n int) string { return strings.Repeat(`<`, n) },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err == nil || len(ls) != 0 {
+				t.Errorf("got %d links, err %v; want none and an error", len(ls), err)
+			}
+		}},
+	{"relation types", func(n int) string { return `<a>; rel="` + strings.Repeat("a ", n/2) + `"` },
+		func(t *testing.T, n int, ls Links, err error) {
+			if err != nil || len(ls) != 1 || len(ls[0].Rel) != n/2 {
+				t.Errorf("got %d links, err %v; want one link with %d relation types", len(ls), err, n/2)
+			}
+		}},
+	{"star parameters", func(n int) string {
+		return "<a>" + strings.Repeat("; x=1; x*=UTF-8''y", n/36) + strings.Repeat("; x*=bad", n/16)
+	},
+		func(t *testing.T, n int, ls Links, err error) {
+			if err == nil || len(ls) != 1 || len(ls[0].Params) != n/36 {
+				t.Errorf("got %d links, err %v; want one link with %d params", len(ls), err, n/36)
+			}
+		}},
+}
+
+// TestHostileInput parses each hostile input at 256 KB and at 1 MB: Parse
+// must not panic, must give the expected result, and must allocate in
+// proportion to the input (the bytes allocated for 4x the input may be at
+// most 6x, leaving room for slice growth).
+func TestHostileInput(t *testing.T) {
+	const small, large = 256 << 10, 1 << 20
+	for _, tc := range hostileCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var allocated [2]uint64
+			for i, n := range []int{small, large} {
+				in := tc.build(n)
+				var ls Links
+				var err error
+				allocated[i] = memtest.Allocated(func() { ls, err = Parse(in) })
+				tc.check(t, n, ls, err)
+			}
+			if ratio := float64(allocated[1]) / float64(max(allocated[0], 1)); ratio > 6 && allocated[1] > 1<<16 {
+				t.Errorf("allocated %d bytes for %d bytes of input and %d for %d: ratio %.1f is not linear",
+					allocated[0], small, allocated[1], large, ratio)
+			}
+			if perByte := float64(allocated[1]) / large; perByte > 160 {
+				t.Errorf("allocated %.0f bytes per input byte", perByte)
+			}
+		})
+	}
+}
+
+// TestErrorSizeBounded checks that a long hostile value does not make the
+// error message long.
+func TestErrorSizeBounded(t *testing.T) {
+	_, err := Parse(strings.Repeat("x", 1<<20))
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("error of %d bytes: %.300v", len(err.Error()), err)
+	}
+}
+
+// maxParseBytesPerByte bounds what Parse and ParseHeader allocate per input
+// byte for any input: a Link is 192 bytes and the shortest link-value, "<>,",
+// is 3.
+const maxParseBytesPerByte = 80
+
+// TestParseMemoryBound checks that Parse of one field value and ParseHeader
+// of 1000 field lines allocate at most maxParseBytesPerByte bytes per input
+// byte for every memory shape at 4 MiB (issue #11 item 6).
+func TestParseMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MiB inputs")
+	}
+	const n = 4 << 20
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
+			in := tc.Build(n)
+			perByte := float64(memtest.Allocated(func() { _, _ = Parse(in) })) / float64(len(in))
+			t.Logf("Parse: %.1f B/B", perByte)
+			if perByte > maxParseBytesPerByte {
+				t.Errorf("Parse allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
+			}
+			line := tc.Build(n / 1000)
+			lines := make([]string, 1000)
+			for i := range lines {
+				lines[i] = line
+			}
+			h := http.Header{"Link": lines}
+			perByte = float64(memtest.Allocated(func() { _, _ = ParseHeader(h) })) / float64(1000*len(line))
+			t.Logf("ParseHeader: %.1f B/B", perByte)
+			if perByte > maxParseBytesPerByte {
+				t.Errorf("ParseHeader allocated %.1f bytes per input byte, want at most %d", perByte, maxParseBytesPerByte)
+			}
+		})
+	}
+}
+
+// repeatLine returns k copies of line, then last unless it is empty.
+func repeatLine(line string, k int, last string) []string {
+	lines := make([]string, k, k+1)
+	for i := range lines {
+		lines[i] = line
+	}
+	if last != "" {
+		lines = append(lines, last)
+	}
+	return lines
+}
+
+// TestParseTimeLinear checks, with wide slack, that parsing 4 times the
+// input takes at most 6 times as long for every memory shape: the best of
+// three runs at 1 MiB and at 4 MiB, taken in turn after a garbage
+// collection and with the collector off, in processor time (cpuTime), and
+// measured again up to three times before the test fails,
+// as the machine may be busy with other work.
+func TestParseTimeLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
+			for _, f := range linearFuncs {
+				checkLinear(t, f.name, tc.Build(1<<20), tc.Build(4<<20), f.run)
+			}
+		})
+	}
+}
+
+// checkLinear fails t when run(large), on 4 times the input of run(small),
+// takes more than 6 times as long in three measurements in a row.
+func checkLinear(t *testing.T, name, small, large string, run func(string)) {
+	t.Helper()
+	// Without collections during a run: a collection starts when the heap
+	// reaches a size, which the large input reaches and the small one may
+	// not, and its cost is the live heap's, not the parse's.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var ratio float64
+	var ds, dl time.Duration
+	for range 3 {
+		ds, dl = time.Duration(1<<62), time.Duration(1<<62)
+		for range 3 {
+			ds = min(ds, timed(small, run))
+			dl = min(dl, timed(large, run))
+		}
+		ratio = float64(dl) / float64(max(ds, time.Microsecond))
+		// Below 100 ms for 4 MiB the ratio is noise (process CPU time
+		// includes parallel tests and page faults of fresh memory); a
+		// quadratic parse would take minutes there, not milliseconds.
+		if ratio <= 6 || dl < 100*time.Millisecond {
+			return
+		}
+	}
+	t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), ratio)
+}
+
+// timed returns the processor time run(in) takes, after a garbage
+// collection.
+func timed(in string, run func(string)) time.Duration {
+	runtime.GC()
+	start := cpuTime()
+	run(in)
+	return cpuTime() - start
 }

@@ -78,9 +78,8 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // field (curl, Go clients, browsers over plain HTTP to another host) get the
 // 103. The links go on the final response in every case.
 //
-// What a browser does with the 103 (measured with Chromium 156 by
-// TestEarlyHintsBrowser; docs/serving.md has the details): it acts on it
-// over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
+// What a browser does with the 103 (docs/serving.md has the
+// measurements): it acts on it over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
 // early and uses that response for the page only when the response is
 // cacheable (give it Cache-Control, or it is downloaded a second time); and
 // a preloaded font needs the crossorigin parameter (Param{Name:
@@ -335,7 +334,7 @@ func mayHint(r *http.Request) bool {
 // response head, after sending hints in a 103 when there are some and the
 // request may get one.
 func (s *linkAdder) serve(next http.Handler, w http.ResponseWriter, r *http.Request, hints Links) {
-	lw := &linkWriter{w: w, adder: s, interim: r.ProtoAtLeast(1, 1)}
+	lw := &linkWriter{w: w, role: s, interim: r.ProtoAtLeast(1, 1)}
 	if len(hints) > 0 && mayHint(r) && navigation(r) {
 		sendEarlyHints(lw, hints)
 	}
@@ -357,36 +356,43 @@ func navigation(r *http.Request) bool {
 
 // linkWriter is the http.ResponseWriter that Middleware,
 // EarlyHintsMiddleware, EarlyHintsFunc and MaxLinkBytes give to the
-// handler. It does what one of them does to a head about to be written:
-// adder adds links to the final head; budget, with the request r, budgets
-// the Link field of every head.
+// handler. Its role does what one of them does to a head about to be
+// written.
 type linkWriter struct {
-	w      http.ResponseWriter
-	adder  *linkAdder
-	budget *linkBudget
-	r      *http.Request
+	w    http.ResponseWriter
+	role headRole
 
 	interim     bool // the request may get 1xx responses (HTTP/1.1 or later)
 	wroteHeader bool // the final head was written (or is being written)
 	hijacked    bool // the handler took over the connection
 }
 
-// writeLinks adds the links of lw.adder that are not already in the header to
-// it as one Link line, or budgets the Link field with lw.budget, once, when
-// the final head is about to be written.
+// headRole is what a linkWriter does to the heads of one response: a
+// *linkAdder adds its links to the final head; a requestBudget budgets
+// the Link field of every head.
+type headRole interface {
+	// final changes h, the header of the final head about to be written.
+	final(h http.Header)
+	// interim writes the 1xx response code with the header of w, changed
+	// as the role changes heads.
+	interim(w http.ResponseWriter, code int)
+}
+
+// writeLinks lets the role change the final head, once, when it is about
+// to be written. The head counts as written only once the role has
+// returned: after a panic (MaxLinkBytes's dropped function), nothing was
+// written.
 func (lw *linkWriter) writeLinks() {
 	if lw.wroteHeader || lw.hijacked {
 		return
 	}
-	if lw.budget != nil {
-		// The head counts as written only once the budget's dropped
-		// function has returned: after a panic, nothing was written.
-		lw.budget.apply(lw.w.Header(), lw.r)
-		lw.wroteHeader = true
-		return
-	}
+	lw.role.final(lw.w.Header())
 	lw.wroteHeader = true
-	h := lw.w.Header()
+}
+
+// final adds the links of s that are not already in h to it as one Link
+// line.
+func (s *linkAdder) final(h http.Header) {
 	var have []linkKey
 	var p Parser // keyOf copies what it keeps
 	for k, lines := range h {
@@ -404,8 +410,8 @@ func (lw *linkWriter) writeLinks() {
 		}
 	}
 	var add Links
-	for i, l := range lw.adder.links {
-		k := lw.adder.keys[i]
+	for i, l := range s.links {
+		k := s.keys[i]
 		if slices.Contains(have, k) {
 			continue
 		}
@@ -414,6 +420,10 @@ func (lw *linkWriter) writeLinks() {
 	}
 	Add(h, add...)
 }
+
+// interim passes the handler's 1xx response through: links go to the
+// final head only.
+func (s *linkAdder) interim(w http.ResponseWriter, code int) { writeInterim(w, code) }
 
 // Header returns the header map of the wrapped writer.
 func (lw *linkWriter) Header() http.Header { return lw.w.Header() }
@@ -431,8 +441,8 @@ func (lw *linkWriter) WriteHeader(code int) {
 	// later, which net/http must not be reading then. After the final
 	// head or a hijack, net/http writes no head, so there is nothing to
 	// budget.
-	if lw.budget != nil && !lw.wroteHeader && !lw.hijacked {
-		lw.budget.interim(lw.w, lw.r, code)
+	if !lw.wroteHeader && !lw.hijacked {
+		lw.role.interim(lw.w, code)
 		return
 	}
 	writeInterim(lw.w, code)

@@ -46,7 +46,7 @@ import (
 // Place it outermost, so that it sees the links that every inner
 // middleware adds and those of the 103 responses:
 //
-//	handler := weblink.MaxLinkBytes(4000, logDropped)(weblink.EarlyHintsMiddleware(links...)(site))
+//	handler := weblink.MaxLinkBytes(3500, logDropped)(weblink.EarlyHintsMiddleware(links...)(site))
 //
 // The ResponseWriter the handler sees supports http.Flusher,
 // http.Hijacker, io.ReaderFrom and http.ResponseController (Unwrap) as the
@@ -58,12 +58,23 @@ func MaxLinkBytes(n int, dropped func(r *http.Request, dropped Links)) func(http
 	b := &linkBudget{n: n, dropped: dropped}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			lw := &linkWriter{w: w, budget: b, r: r, interim: r.ProtoAtLeast(1, 1)}
+			lw := &linkWriter{w: w, role: requestBudget{b, r}, interim: r.ProtoAtLeast(1, 1)}
 			next.ServeHTTP(lw, r)
 			lw.writeLinks()
 		})
 	}
 }
+
+// requestBudget is the headRole of MaxLinkBytes: the budget b applied to
+// the heads of the response to r.
+type requestBudget struct {
+	b *linkBudget
+	r *http.Request
+}
+
+func (rb requestBudget) final(h http.Header) { rb.b.apply(h, rb.r) }
+
+func (rb requestBudget) interim(w http.ResponseWriter, code int) { rb.b.interim(w, rb.r, code) }
 
 // linkBudget is the budget of one MaxLinkBytes middleware.
 type linkBudget struct {

@@ -56,7 +56,7 @@ func BenchmarkLarge100(b *testing.B) { benchParse(b, largeLinks(100)) }
 
 // BenchmarkLarge100NoTitleStar parses the input of Large100 without its
 // title* parameters, to tell how much of the difference between weblink and
-// tomnomnom/linkheader is the RFC 8187 decoding of title* (weblink's rule 6),
+// tomnomnom/linkheader is the RFC 8187 decoding of title* (rule 6 of package weblink),
 // which tomnomnom does not do. peterhellberg/link, which has no title*
 // decoding either and is 60 times slower, is left out.
 func BenchmarkLarge100NoTitleStar(b *testing.B) {

@@ -28,6 +28,6 @@ var (
 func largeLinks(n int) string { return benchdata.LinkValues(n, true) }
 
 // largeLinksNoTitleStar returns the link-values of largeLinks without their
-// title* parameter, whose RFC 8187 decoding weblink does (weblink's rule 6)
+// title* parameter, whose RFC 8187 decoding weblink does (rule 6 of package weblink)
 // and the peers do not.
 func largeLinksNoTitleStar(n int) string { return benchdata.LinkValues(n, false) }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // Bounds of APICatalog: a catalog that lists thousands of nested catalogs,
@@ -24,20 +26,20 @@ const wellKnownAPICatalog = "/.well-known/api-catalog"
 // APICatalog fetches the API catalog of origin (RFC 9727): a GET of
 // /.well-known/api-catalog on origin's scheme, host and port (its path,
 // query and fragment are not used), and returns the catalog's links,
-// resolved against the URL the catalog was finally read from (rule 15).
+// resolved against the URL the catalog was finally read from (rule 19).
 //
 // Redirects are followed to any origin, since a publisher redirects the
 // well-known URL of every domain to one canonical catalog (RFC 9727 §5.1),
 // but never from https to http, at most 10 times, and never twice to the
 // same URL. The user information of origin, if any, is sent as Basic
-// credentials to origin and its https upgrade only (rule 16).
+// credentials to origin and its https upgrade only (rule 20).
 //
 // The catalog is read as a linkset (application/linkset+json,
 // application/linkset, or application/json), at most 4 MiB. Its links with
 // rel="api-catalog" whose target is on the origin of the final URL are
 // nested catalogs (RFC 9727 §4.3): each is fetched once, one level deep,
 // at most 16 of them and 16 MiB of bodies in all, and its links are
-// appended after the catalog's (rule 17). A nested catalog on another
+// appended after the catalog's (rule 21). A nested catalog on another
 // origin is listed, not fetched.
 //
 // A catalog that answers with a status other than 2xx gives a
@@ -60,8 +62,8 @@ func APICatalog(ctx context.Context, client *http.Client, origin *url.URL) (webl
 	well := &url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: wellKnownAPICatalog}
 	read := make(map[string]bool)
 	c := catalogs{
-		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, originOf(origin), read)},
-		home:    originOf(origin),
+		fetcher: fetcher{cfg: config{maxBytes: maxCatalogBytes}, client: guardCatalogRedirects(client, weborigin.Of(origin), read)},
+		home:    weborigin.Of(origin),
 		user:    origin.User,
 		budget:  maxAllCatalogsBytes,
 		read:    read,
@@ -91,10 +93,10 @@ type catalogs struct {
 func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("discover: API catalog %s: %w", showURL(u), err)
+		return nil, fmt.Errorf("discover: API catalog %s: %w", quote.URL(u), err)
 	}
 	req.Header.Set("Accept", linksetAccept)
-	if c.user != nil && c.home.Admits(originOf(u)) {
+	if c.user != nil && c.home.Admits(weborigin.Of(u)) {
 		pw, _ := c.user.Password()
 		req.SetBasicAuth(c.user.Username(), pw)
 	}
@@ -113,7 +115,7 @@ func (c *catalogs) fetch(ctx context.Context, u *url.URL) (*url.URL, error) {
 	}
 	// The body's problems are named by the catalog, as FollowLinksets'
 	// are by their linkset (body does not name what it fetched).
-	c.scoped(func(err error) error { return fmt.Errorf("discover: API catalog %s: %w", showURL(final), err) }, func() {
+	c.scoped(func(err error) error { return fmt.Errorf("discover: API catalog %s: %w", quote.URL(final), err) }, func() {
 		c.budget -= c.body(resp, min(maxCatalogBytes, c.budget), true)
 	})
 	return final, nil
@@ -130,7 +132,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	c.read[withoutFragment(well)] = true
 	fetched, left := 0, 0
 	var first *url.URL // the first nested catalog left out
-	for u := range c.targets("api-catalog", originOf(final), c.read) {
+	for u := range c.targets("api-catalog", weborigin.Of(final), c.read) {
 		if fetched == maxNestedCatalogs || c.budget <= 0 || ctx.Err() != nil {
 			if left++; first == nil {
 				first = u
@@ -149,7 +151,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	if ctx.Err() != nil {
 		why = context.Cause(ctx)
 	}
-	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), showURL(first), why))
+	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), quote.URL(first), why))
 }
 
 // showOrigin describes origin for an error message.
@@ -157,5 +159,5 @@ func showOrigin(origin *url.URL) string {
 	if origin == nil {
 		return "nil"
 	}
-	return showURL(origin)
+	return quote.URL(origin)
 }

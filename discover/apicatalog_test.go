@@ -68,7 +68,7 @@ func (s *catalogServer) requested() []string {
 
 // TestAPICatalog reads a catalog that was redirected to another origin,
 // resolved against the final URL, with its nested catalogs on that origin
-// fetched once each (rules 15 and 17).
+// fetched once each (rules 19 and 21).
 func TestAPICatalog(t *testing.T) {
 	canonical := newCatalogServer(t, false)
 	canonical.catalogs[wellKnownAPICatalog] = weblink.Links{
@@ -100,15 +100,15 @@ func TestAPICatalog(t *testing.T) {
 		"item /apis/chess", "api-catalog /catalogs/deeper",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("rule 15, 17: links\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("rule 19, 21: links\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if got, want := canonical.requested(), []string{wellKnownAPICatalog + " ", "/catalogs/games "}; strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("rule 17: requests %q; want %q", got, want)
+		t.Errorf("rule 21: requests %q; want %q", got, want)
 	}
 }
 
 // TestAPICatalogCredentials checks that the origin's user information goes
-// to the origin only: not to the origin a redirect leads to (rule 16).
+// to the origin only: not to the origin a redirect leads to (rule 20).
 func TestAPICatalogCredentials(t *testing.T) {
 	other := newCatalogServer(t, false)
 	other.catalogs[wellKnownAPICatalog] = weblink.Links{{Target: "/nested", Rel: []string{"api-catalog"}}}
@@ -122,15 +122,15 @@ func TestAPICatalogCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := home.requested(); len(got) != 1 || got[0] != wellKnownAPICatalog+" Basic YWxpY2U6c2VjcmV0" {
-		t.Errorf("rule 16: requests to the origin %q; want the well-known URL with credentials", got)
+		t.Errorf("rule 20: requests to the origin %q; want the well-known URL with credentials", got)
 	}
 	if got := other.requested(); strings.Join(got, ",") != wellKnownAPICatalog+" ,/nested " {
-		t.Errorf("rule 16: requests to the other origin %q; want no credentials", got)
+		t.Errorf("rule 20: requests to the other origin %q; want no credentials", got)
 	}
 }
 
 // TestAPICatalogRedirectPolicy checks the redirects APICatalog refuses
-// (rule 16).
+// (rule 20).
 func TestAPICatalogRedirectPolicy(t *testing.T) {
 	plain := newCatalogServer(t, false)
 	plain.catalogs[wellKnownAPICatalog] = weblink.Links{{Target: "/apis/foo", Rel: []string{"item"}}}
@@ -162,7 +162,7 @@ func TestAPICatalogRedirectPolicy(t *testing.T) {
 }
 
 // TestAPICatalogErrors checks a status error, an origin that is not one,
-// and a body that is not a linkset (rule 15).
+// and a body that is not a linkset (rule 19).
 func TestAPICatalogErrors(t *testing.T) {
 	empty := newCatalogServer(t, false)
 	links, err := APICatalog(context.Background(), nil, empty.origin(t))
@@ -185,7 +185,7 @@ func TestAPICatalogErrors(t *testing.T) {
 }
 
 // TestAPICatalogHostile checks the bounds on nested catalogs: 10 000 of
-// them give 16 fetches (rule 17).
+// them give 16 fetches (rule 21).
 func TestAPICatalogHostile(t *testing.T) {
 	s := newCatalogServer(t, false)
 	var many weblink.Links
@@ -206,7 +206,7 @@ func TestAPICatalogHostile(t *testing.T) {
 
 // TestAPICatalogContextDone: once ctx is done (a caller's deadline), no
 // further nested catalog is requested, and those left out are one
-// problem that wraps the context's error, not one each (rule 17).
+// problem that wraps the context's error, not one each (rule 21).
 func TestAPICatalogContextDone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -244,7 +244,7 @@ func TestAPICatalogContextDone(t *testing.T) {
 
 // TestAPICatalogBytes checks the byte budget of all catalogs together:
 // nested catalogs of 3 MiB each are read until 16 MiB are, the last one
-// cut, and the rest not fetched (rule 17).
+// cut, and the rest not fetched (rule 21).
 func TestAPICatalogBytes(t *testing.T) {
 	var mu sync.Mutex
 	requests := 0
@@ -279,7 +279,7 @@ func TestAPICatalogBytes(t *testing.T) {
 // TestAPICatalogNestedRedirectOnce checks that a nested catalog that
 // redirects to a catalog already read is not read again: two nested
 // catalogs redirecting to one, and one redirecting back to the catalog
-// itself, give one read of each (rule 17).
+// itself, give one read of each (rule 21).
 func TestAPICatalogNestedRedirectOnce(t *testing.T) {
 	s := newCatalogServer(t, false)
 	s.catalogs[wellKnownAPICatalog] = weblink.Links{
@@ -297,10 +297,10 @@ func TestAPICatalogNestedRedirectOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := strings.Join(s.requested(), ","), wellKnownAPICatalog+" ,/n1 ,/shared ,/n2 ,/n3 "; got != want {
-		t.Errorf("rule 17: requests %q; want %q", got, want)
+		t.Errorf("rule 21: requests %q; want %q", got, want)
 	}
 	if len(links) != 5 {
-		t.Errorf("rule 17: %d links; want the catalog's 4 and /shared's 1:\n%v", len(links), links)
+		t.Errorf("rule 21: %d links; want the catalog's 4 and /shared's 1:\n%v", len(links), links)
 	}
 }
 

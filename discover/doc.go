@@ -81,7 +81,7 @@
 //     application/xml when their root element is feed or rss (WebSub's test
 //     suite serves feeds as text/xml); application/linkset and
 //     application/linkset+json are linksets, and so is application/json
-//     when it is one (rule 31). Any other body is not read.
+//     when it is one (rule 16). Any other body is not read.
 //  10. text/plain is not sniffed: a server that labels HTML text/plain is
 //     telling browsers to show it as text, and they do (the MIME Sniffing
 //     standard never turns text/plain into text/html), so its markup is not
@@ -119,22 +119,22 @@
 // # Credentials and fan-out
 //
 // These rules are numbered from 30, as weblink's own rules on origins and
-// credentials (weblink's rules 30 and 31, which they follow).
+// credentials (rules 30 and 31 of package weblink, which they follow).
 //
-//  30. A redirect keeps the header fields of req only to req's origin and
-//     its https upgrade (weblink's rule 30 says when two hosts are one);
+//  15. A redirect keeps the header fields of req only to req's origin and
+//     its https upgrade (rule 30 of package weblink says when two hosts are one);
 //     a redirect to any other origin keeps only Accept, Accept-Encoding,
-//     Accept-Language, Cache-Control, Pragma and User-Agent (weblink's rule
-//     31). net/http alone compares host names, so a redirect from
+//     Accept-Language, Cache-Control, Pragma and User-Agent (rule
+//     31 of package weblink). net/http alone compares host names, so a redirect from
 //     127.0.0.1:8080 to 127.0.0.1:9090 would carry Authorization and
 //     Cookie. The client's CheckRedirect still decides whether to follow.
-//  31. A body served as application/json is a linkset only when it is one
+//  16. A body served as application/json is a linkset only when it is one
 //     JSON object whose sole member is "linkset" (RFC 9264 §4.2.1), for
 //     servers that do not know application/linkset+json; any other JSON
 //     document, such as an API's resource, is not read and is no error.
 //     A linkset that [FollowLinksets] fetched must be a linkset whatever
 //     its type says.
-//  32. [FollowLinksets] fetches at most 16 linksets for a resource, and
+//  17. [FollowLinksets] fetches at most 16 linksets for a resource, and
 //     reads at most [MaxBytes] (4 MiB by default) of them together, in the
 //     order the links were found; the linkset that passes the bytes is cut
 //     ([ErrTruncated]). The linksets left out are an error wrapping
@@ -144,7 +144,7 @@
 //     fragment): a linkset named directly after a redirect reached it, or
 //     a redirect to a linkset or to the resource read before, is not
 //     requested again, and that is no problem.
-//  33. Each problem of a linkset (its request failed, its status is not
+//  18. Each problem of a linkset (its request failed, its status is not
 //     2xx, it was cut, it is not a linkset) is a [*FollowError] naming it,
 //     one of the errors the error of [Links] joins. A [*paging.StatusError]
 //     outside a FollowError is the resource's own status.
@@ -158,7 +158,7 @@
 // Links read. The HTML tokenizer is not the x/net/html tree builder
 // (html.Parse), whose known quadratic cases do not apply.
 //
-//  34. No error of the package carries a server's bytes raw: where
+//  22. No error of the package carries a server's bytes raw: where
 //     net/http's error quotes what a server sent (before Go 1.26 it puts a
 //     header or trailer line it rejects in its message as it came, escape
 //     sequences and all), the control, bidirectional and invalid bytes of
@@ -169,20 +169,20 @@
 //
 // [APICatalog] finds the APIs an organisation publishes (RFC 9727):
 //
-//  15. It GETs /.well-known/api-catalog on the scheme, host and port of the
+//  19. It GETs /.well-known/api-catalog on the scheme, host and port of the
 //     origin it is given, with Accept: application/linkset+json,
 //     application/linkset;q=0.9, and reads the body as a linkset whatever
 //     the response's Link fields say; the links are resolved against the
 //     URL the catalog came from after redirects. A status other than 2xx
 //     is a [*paging.StatusError] and gives no links.
-//  16. Redirects are followed to other origins (RFC 9727 §5.1: a publisher
+//  20. Redirects are followed to other origins (RFC 9727 §5.1: a publisher
 //     redirects every domain's well-known URL to one canonical catalog),
 //     but never from https to http ([ErrInsecureRedirect]), never back to
 //     a URL of the same chain, and at most 10 times. The user information
 //     of the origin URL is sent as Basic credentials to that origin and its
 //     https upgrade only; an Authorization, Cookie or Proxy-Authorization
 //     field is removed from a redirect to any other origin.
-//  17. Links with rel="api-catalog" on the origin of the final URL are
+//  21. Links with rel="api-catalog" on the origin of the final URL are
 //     nested catalogs (RFC 9727 §4.3): each is fetched once (compared
 //     without fragment, the catalog itself included; a nested catalog that
 //     redirects to a catalog already read is not read again), one level

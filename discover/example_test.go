@@ -144,7 +144,7 @@ func ExampleHTML() {
 		}
 	}
 	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, indexHTML) })
-	// Over HTTP/2, where the middleware sends its 103 (rule 25).
+	// Over HTTP/2, where the middleware sends its 103 (rule 25 of package weblink).
 	srv := httptest.NewUnstartedServer(weblink.EarlyHintsMiddleware(hints...)(app))
 	srv.EnableHTTP2 = true
 	srv.StartTLS()

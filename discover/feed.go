@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Namespaces of the names Feed looks for.
@@ -49,7 +50,7 @@ func Feed(r io.Reader, base *url.URL) (weblink.Links, error) {
 	s := feedScanner{}
 	links, root, err := s.scan(r, baseURL{URL: base})
 	if err == nil && root != "feed" && root != "rss" {
-		err = fmt.Errorf("discover: not an Atom feed or RSS 2.0 channel: the root element is %s", quote("<"+root+">"))
+		err = fmt.Errorf("discover: not an Atom feed or RSS 2.0 channel: the root element is %s", quote.Value("<"+root+">"))
 	}
 	return links, err
 }

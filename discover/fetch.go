@@ -20,6 +20,7 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
 	"github.com/weblinking/weblink/internal/peertext"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -62,7 +63,7 @@ func configure(opts []Option) config {
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
 // MaxBytes sets how many bytes of a body [Links] reads: of the resource,
-// and of the linksets [FollowLinksets] fetches together (rule 32); the
+// and of the linksets [FollowLinksets] fetches together (rule 17); the
 // default is 4 MiB. A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
@@ -75,7 +76,7 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // against the linkset's URL. Links in a linkset are not followed further.
 // At most 16 linksets are fetched, and at most MaxBytes of them are read
 // together; those left out are an error wrapping [ErrLinksetLimit], and
-// each linkset's problems are a [*FollowError] (rules 32 and 33).
+// each linkset's problems are a [*FollowError] (rules 17 and 18).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
@@ -119,7 +120,7 @@ func FollowLinksets() Option { return func(c *config) { c.followLinksets = true 
 // URL. The request sent is a clone of req with ctx; it is cancelled when
 // ctx or req.Context() is done. A redirect to an origin other than req's
 // (or its https upgrade) keeps only the header fields that carry no
-// credentials (rule 30), under client.CheckRedirect as usual.
+// credentials (rule 15), under client.CheckRedirect as usual.
 func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...Option) (weblink.Links, error) {
 	cfg := configure(opts)
 	if cfg.maxBytes <= 0 {
@@ -134,11 +135,11 @@ func Links(ctx context.Context, client *http.Client, req *http.Request, opts ...
 	case req == nil || req.URL == nil:
 		return nil, errors.New("discover: Links needs a request with a URL; create it with http.NewRequestWithContext")
 	case req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead:
-		return nil, fmt.Errorf("discover: %s %s not sent: Links sends GET or HEAD requests", req.Method, showURL(req.URL))
+		return nil, fmt.Errorf("discover: %s %s not sent: Links sends GET or HEAD requests", req.Method, quote.URL(req.URL))
 	}
 	ctx, stop := mergeContexts(ctx, req.Context())
 	defer stop()
-	home := originOf(req.URL)
+	home := weborigin.Of(req.URL)
 	f := fetcher{cfg: cfg, client: weborigin.GuardRedirects(client, home.Admits), sources: linksource.From(ctx), hook: readhook.From(ctx)}
 	if f.sources != nil {
 		*f.sources = (*f.sources)[:0]
@@ -199,7 +200,7 @@ func (f *fetcher) fetch(ctx context.Context, req *http.Request) (weblink.Links, 
 	return f.links, errors.Join(append(errs, f.probs.err())...)
 }
 
-// do sends req with f's client; its error comes back escaped (rule 34).
+// do sends req with f's client; its error comes back escaped (rule 22).
 func (f *fetcher) do(req *http.Request) (*http.Response, error) {
 	resp, err := f.client.Do(req)
 	return resp, peertext.Error(err)
@@ -235,7 +236,7 @@ func is2xx(code int) bool { return code >= 200 && code <= 299 }
 // that wraps them does.
 func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	base := baseOf(resp.Request.URL)
-	what := showURL(base)
+	what := quote.URL(base)
 	if fetched {
 		what = "it"
 	}
@@ -249,7 +250,7 @@ func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 	}
 	if fetched && !isLinksetType(mediaType) {
 		f.probs.add(fmt.Errorf("served as %s, not %s or %s; not read",
-			quote(contentType), weblink.LinksetJSONType, weblink.LinksetType))
+			quote.Value(contentType), weblink.LinksetJSONType, weblink.LinksetType))
 		return 0
 	}
 	switch mediaType {
@@ -263,7 +264,7 @@ func (f *fetcher) body(resp *http.Response, limit int64, fetched bool) int64 {
 		links, root, err := s.scan(br, baseURL{URL: base})
 		f.links = append(f.links, links...)
 		if err == nil && root != "feed" && root != "rss" && strings.HasPrefix(mediaType, "application/") && mediaType != "application/xml" {
-			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", showURL(base), mediaType, quote("<"+root+">"))
+			err = fmt.Errorf("discover: %s served as %s has the root element %s, not feed or rss", quote.URL(base), mediaType, quote.Value("<"+root+">"))
 		}
 		f.probs.add(err)
 	default:
@@ -308,7 +309,7 @@ func (f *fetcher) linkset(r io.Reader, mediaType string, base *url.URL, fetched 
 		links, err = weblink.ParseLinksetJSON(doc)
 	}
 	if err != nil && mediaType == "application/json" && !fetched && !isLinksetDocument(doc) {
-		return // an ordinary JSON resource, not a linkset (rule 31)
+		return // an ordinary JSON resource, not a linkset (rule 16)
 	}
 	if err != nil {
 		f.probs.add(f.linksetErr(base, fetched, "%w", err))
@@ -324,13 +325,13 @@ func (f *fetcher) linksetErr(base *url.URL, fetched bool, format string, err err
 	if fetched {
 		return fmt.Errorf(format, err)
 	}
-	return fmt.Errorf("discover: linkset %s: "+format, showURL(base), err)
+	return fmt.Errorf("discover: linkset %s: "+format, quote.URL(base), err)
 }
 
 // isLinksetDocument reports whether doc is one JSON object whose sole
 // member is "linkset" (RFC 9264 §4.2.1), whatever that member holds: the
 // shape that tells a linkset served as application/json from any other
-// JSON resource (rule 31).
+// JSON resource (rule 16).
 func isLinksetDocument(doc []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -398,7 +399,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n -= int64(n)
 	if err != nil && err != io.EOF {
-		err = peertext.Error(err) // a trailer line net/http rejects (rule 34)
+		err = peertext.Error(err) // a trailer line net/http rejects (rule 22)
 	}
 	return n, err
 }
@@ -411,22 +412,8 @@ func truncated(n int64, what string) error {
 // origin is a URL's scheme, host and port (RFC 6454 §4).
 type origin = weborigin.Origin
 
-// originOf returns the origin of u.
-func originOf(u *url.URL) origin { return weborigin.Of(u) }
-
 // withoutFragment is u as a string without its fragment.
 func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }
-
-// redacted is u as a string without its password and fragment, for a
-// *paging.StatusError.
-func redacted(u *url.URL) string {
-	v := *withoutFragmentURL(u)
-	v.User = nil // the user name is often a token, not only the password
-	return v.String()
-}
-
-// showURL is u for an error message: redacted, quoted and shortened.
-func showURL(u *url.URL) string { return quote(redacted(u)) }
 
 // plural returns word for a message about n of it: with "s" unless n is 1.
 func plural(n int, word string) string {
@@ -440,7 +427,7 @@ func plural(n int, word string) string {
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.
 func statusError(resp *http.Response, u *url.URL) *paging.StatusError {
-	return &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: redacted(u),
+	return &paging.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, URL: quote.Redacted(u),
 		Header: resp.Header, Body: ratelimit.ReadBody(resp.Body)}
 }
 
@@ -456,7 +443,7 @@ func (f *fetcher) targets(rel string, o origin, seen map[string]bool) iter.Seq[*
 				continue
 			}
 			u, err := url.Parse(f.links[i].Target)
-			if err != nil || !u.IsAbs() || originOf(u) != o || seen[withoutFragment(u)] {
+			if err != nil || !u.IsAbs() || weborigin.Of(u) != o || seen[withoutFragment(u)] {
 				continue
 			}
 			seen[withoutFragment(u)] = true

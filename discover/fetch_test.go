@@ -16,7 +16,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/linksource"
 	"github.com/weblinking/weblink/internal/rawpeer"
@@ -406,7 +405,7 @@ func TestFollowLinksetsHeaders(t *testing.T) {
 
 // TestFollowLinksetsErrors checks that a linkset that fails is reported and
 // the others are still read, and that MaxBytes applies to the linksets
-// together (rule 32): /big is cut at what /bad and /ok left of it.
+// together (rule 17): /big is cut at what /bad and /ok left of it.
 func TestFollowLinksetsErrors(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/", respond(200, "text/html", `<link rel="linkset" href="/html"><link rel=linkset href=/ok><link rel=linkset href=/big>`,
@@ -651,5 +650,102 @@ func TestPeerBytesEscapedInErrors(t *testing.T) {
 		if c.inURL && !errors.As(err, &ue) {
 			t.Errorf("%s: %v does not unwrap to a *url.Error", c.name, err)
 		}
+	}
+}
+
+// TestLinksRedirectCredentials: a redirect from 127.0.0.1:A to 127.0.0.1:B
+// is another origin, so the request there keeps only the fields of
+// rule 31 of package weblink, though net/http compares host names only and would
+// send Authorization and Cookie; a redirect back to A gets them again. The
+// caller's CheckRedirect still decides.
+func TestLinksRedirectCredentials(t *testing.T) {
+	seen := map[string]http.Header{}
+	var a, b *httptest.Server
+	b = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen["b"+r.URL.Path] = r.Header.Clone()
+		http.Redirect(w, r, a.URL+"/back", http.StatusFound)
+	}))
+	defer b.Close()
+	a = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen["a"+r.URL.Path] = r.Header.Clone()
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, b.URL+"/there", http.StatusFound)
+			return
+		}
+		respond(200, "text/html", `<link rel="me" href="/me">`)(w, r)
+	}))
+	defer a.Close()
+	var hops int
+	client := &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		hops++
+		return nil
+	}}
+	req, err := http.NewRequest("GET", a.URL+"/start", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "X-Trace"} {
+		req.Header.Set(h, "secret")
+	}
+	req.Header.Set("User-Agent", "discover-test")
+	links, err := Links(context.Background(), client, req)
+	if err != nil || len(links) != 1 {
+		t.Fatalf("Links = %v, %v; want one link", links, err)
+	}
+	if hops != 2 {
+		t.Errorf("the client's CheckRedirect ran %d times, want 2", hops)
+	}
+	for _, tc := range []struct {
+		at    string
+		creds bool
+	}{{"a/start", true}, {"b/there", false}, {"a/back", true}} {
+		h, ok := seen[tc.at]
+		if !ok {
+			t.Errorf("%s not requested", tc.at)
+			continue
+		}
+		for _, name := range []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "X-Trace"} {
+			if got := h.Get(name) != ""; got != tc.creds {
+				t.Errorf("%s: %s present = %v, want %v", tc.at, name, got, tc.creds)
+			}
+		}
+		if h.Get("User-Agent") != "discover-test" {
+			t.Errorf("%s: User-Agent %q, want discover-test", tc.at, h.Get("User-Agent"))
+		}
+	}
+}
+
+// TestLinksJSONResource: application/json is read as a linkset only when
+// the document is one, an object whose sole member is "linkset" (rule 16);
+// an ordinary JSON resource of an API gives its header links and no error.
+func TestLinksJSONResource(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+		wantErr    bool
+	}{
+		{"31/linkset", `{"linkset":[{"anchor":"/","ok":[{"href":"/fine"}]}]}`, []string{"next /p2", "ok /fine"}, false},
+		{"31/linkset with spaces", " \n{ \"linkset\" : [] }\n", []string{"next /p2"}, false},
+		{"31/broken linkset", `{"linkset": 1}`, []string{"next /p2"}, true},
+		{"31/resource", `{"id": 1, "name": "weblink"}`, []string{"next /p2"}, false},
+		{"31/resource with a linkset member", `{"linkset": [], "id": 1}`, []string{"next /p2"}, false},
+		{"31/member after a linkset", `{"id": 1, "linkset": []}`, []string{"next /p2"}, false},
+		{"31/array", `[{"linkset": []}]`, []string{"next /p2"}, false},
+		{"31/string", `"linkset"`, []string{"next /p2"}, false},
+		{"31/not JSON", `{"linkset": [`, []string{"next /p2"}, false},
+		{"31/two documents", `{"linkset": []} {"linkset": []}`, []string{"next /p2"}, false},
+		{"31/empty", ``, []string{"next /p2"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(respond(200, "application/json; charset=utf-8", tc.body, `</p2>; rel="next"`))
+			defer srv.Close()
+			links, err := get(t, srv.URL+"/")
+			if got := summary(links, srv.URL); !cmp.Equal(got, tc.want) {
+				t.Errorf("links %v, want %v", got, tc.want)
+			}
+			if (err != nil) != tc.wantErr {
+				t.Errorf("error %v, want one: %v", err, tc.wantErr)
+			}
+		})
 	}
 }

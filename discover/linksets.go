@@ -8,10 +8,12 @@ import (
 	"net/url"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // maxLinksets is how many linksets FollowLinksets fetches for one resource
-// (rule 32): Signposting points to one or two.
+// (rule 17): Signposting points to one or two.
 const maxLinksets = 16
 
 // linksetAccept is the Accept field of the requests FollowLinksets sends
@@ -20,7 +22,7 @@ const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q
 
 // ErrLinksetLimit is wrapped by the error of [Links] when [FollowLinksets]
 // left rel="linkset" targets unfetched: more than 16 of them, or more bytes
-// than [MaxBytes] in the linksets together (rule 32). The error says how
+// than [MaxBytes] in the linksets together (rule 17). The error says how
 // many and from which on. Test for it with errors.Is.
 var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 
@@ -32,7 +34,7 @@ var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 // linkset or not well-formed. The error of [Links] joins one for each
 // such problem, so that a caller can tell a linkset's problems from the
 // resource's: a *paging.StatusError that is not inside a FollowError is
-// the resource's own status (rule 33).
+// the resource's own status (rule 18).
 type FollowError struct {
 	URL string // the linkset's URL, without userinfo and fragment
 	Err error  // the problem
@@ -40,7 +42,7 @@ type FollowError struct {
 
 // Error names the linkset and the problem.
 func (e *FollowError) Error() string {
-	return "discover: linkset " + quote(e.URL) + ": " + e.Err.Error()
+	return "discover: linkset " + quote.Value(e.URL) + ": " + e.Err.Error()
 }
 
 // Unwrap returns e.Err, so that errors.Is and errors.As see the problem.
@@ -52,7 +54,7 @@ func (e *FollowError) Unwrap() error { return e.Err }
 // left out are reported with ErrLinksetLimit. Each URL is read once, also
 // through redirects: a linkset whose final URL was read before (final
 // itself, or a linkset reached through a redirect) is neither requested
-// again nor redirected to (rule 32).
+// again nor redirected to (rule 17).
 func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *url.URL) {
 	seen := map[string]bool{withoutFragment(final): true} // yielded, or read
 	read := map[string]bool{withoutFragment(final): true} // final URLs of the responses
@@ -62,7 +64,7 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 	budget := f.cfg.maxBytes
 	fetched, left := 0, 0
 	var first *url.URL // the first linkset left out
-	for u := range f.targets("linkset", originOf(final), seen) {
+	for u := range f.targets("linkset", weborigin.Of(final), seen) {
 		if fetched == maxLinksets || budget <= 0 || ctx.Err() != nil {
 			if left++; first == nil {
 				first = u
@@ -84,7 +86,7 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 		case budget <= 0:
 			why = fmt.Sprintf("the %d linksets fetched hold the %d bytes (MaxBytes) FollowLinksets reads of them together", fetched, f.cfg.maxBytes)
 		}
-		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, plural(left, "linkset"), showURL(first), why))
+		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, plural(left, "linkset"), quote.URL(first), why))
 	}
 }
 
@@ -114,7 +116,7 @@ func refuseRead(client *http.Client, read map[string]bool) *http.Client {
 // response came from after redirects (nil when none came, or a redirect
 // led to a URL read before). Its problems are reported as *FollowError.
 func (f *fetcher) fetchLinkset(ctx context.Context, userAgent string, u *url.URL, limit int64) (read int64, from *url.URL) {
-	f.scoped(func(err error) error { return &FollowError{URL: redacted(u), Err: err} }, func() {
+	f.scoped(func(err error) error { return &FollowError{URL: quote.Redacted(u), Err: err} }, func() {
 		read, from = f.readLinkset(ctx, userAgent, u, limit)
 	})
 	return read, from

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/weblinking/weblink"
@@ -47,7 +46,7 @@ func (p *problems) err() error {
 // baseURL is a base URI as url.URL holds it, with its user information as
 // written: url.URL holds that decoded, and its String writes it back
 // re-escaped ("!" as %21, %2a as %2A), where the links resolved against a
-// <base href> or an xml:base keep it as written (weblink's rule 32).
+// <base href> or an xml:base keep it as written (rule 32 of package weblink).
 type baseURL struct {
 	*url.URL
 	user string // as written; "" for the form url.URL's String writes
@@ -61,7 +60,7 @@ func resolve(base baseURL, ref string, p *problems) string {
 	if base.URL == nil {
 		return ref
 	}
-	s, err := plainuri.ResolveUser(withoutFragmentURL(base.URL), base.user, ref) // keeps every %HH as written (weblink's rule 32)
+	s, err := plainuri.ResolveUser(withoutFragmentURL(base.URL), base.user, ref) // keeps every %HH as written (rule 32 of package weblink)
 	if err != nil {
 		p.add(&weblink.ResolveError{Ref: ref, Err: err})
 		return ref
@@ -162,16 +161,6 @@ func cleanURL(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// quote quotes s for an error message, shortened so that an error about
-// hostile input stays small.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
 }
 
 // joinErr is errors.Join of two errors that keeps a lone error unwrapped.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Values returns the values of every Param of l named name (compared ASCII
@@ -139,22 +140,11 @@ func contentFormatError(bad []string, more int) error {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quote(tok))
+		b.WriteString(quote.Value(tok))
 	}
 	if more > 0 {
 		b.WriteString(" and " + strconv.Itoa(more) + " more")
 	}
 	b.WriteString(": not a Content-Format number (0 to 65535); skipped")
 	return errors.New(b.String())
-}
-
-// quote quotes s for an error message with strconv.Quote, which escapes
-// controls and invalid UTF-8, shortening a long s so that an error about
-// hostile input stays small.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
 }

@@ -144,7 +144,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		} else {
 			b = append(b, ' ')
 		}
-		b = appendEscapedBy(b, r, &relEscapes, ascii.LowerHex)
+		b = relEscapes.Append(b, r, ascii.LowerHex)
 	}
 	if !first {
 		b = append(b, '"')
@@ -158,7 +158,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 // controls U+0080 to U+009F, and bytes that are not valid UTF-8 (rule 11).
 // "%" is written as is.
 func appendIRI(b []byte, ref string) []byte {
-	return appendEscapedBy(b, ref, &iriEscapes, ascii.UpperHex)
+	return iriEscapes.Append(b, ref, ascii.UpperHex)
 }
 
 // appendEscaped appends ;name=value for hreflang, media and type, with
@@ -172,91 +172,32 @@ func appendEscaped(b []byte, name, value string, bare bool) []byte {
 	b = append(b, '=')
 	if bare {
 		start := len(b)
-		b = appendEscapedBy(b, value, &bareEscapes, ascii.UpperHex)
+		b = bareEscapes.Append(b, value, ascii.UpperHex)
 		if ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendEscapedBy(b, value, &quotedEscapes, ascii.UpperHex)
+	b = quotedEscapes.Append(b, value, ascii.UpperHex)
 	return append(b, '"')
 }
 
-// How appendEscapedBy writes an ASCII byte, by its escape table.
-const (
-	asIs      = iota
-	percent   // %HH
-	backslash // \c, in a quoted-string
-	lower     // an upper-case letter, lower-cased
-)
-
-// The escape tables of appendEscapedBy. Every one percent-encodes the C0
-// controls and DEL.
+// The escape tables of this package (ascii.Escapes, shared with package
+// weblink's formatter). Every one percent-encodes the C0 controls and DEL,
+// and writes UTF-8 as is but for the C1 controls and invalid bytes.
 var (
 	// iriEscapes: what cannot stand in an IRI-reference (RFC 3987 §2.2),
 	// for targets and anchors (rule 11).
-	iriEscapes = escapeTable(" \"<>\\^`{|}", "", false)
+	iriEscapes = ascii.NewEscapes(" \"<>\\^`{|}", "", false, true)
 	// relEscapes: the whitespace, DQUOTE and backslash that would split
 	// or end a relation type, and upper-case letters lower-cased (rule 12).
-	relEscapes = escapeTable(" \"\\", "", true)
+	relEscapes = ascii.NewEscapes(" \"\\", "", true, true)
 	// bareEscapes and quotedEscapes: controls only, for hreflang, media
 	// and type as a token or inside a quoted-string (rule 13).
-	bareEscapes   = escapeTable("", "", false)
-	quotedEscapes = escapeTable("", "\"\\", false)
+	bareEscapes   = ascii.NewEscapes("", "", false, true)
+	quotedEscapes = ascii.NewEscapes("", "\"\\", false, true)
 )
-
-// escapeTable returns an escape table for appendEscapedBy: the C0 controls,
-// DEL and the bytes of pct percent-encoded, those of escaped escaped with a
-// backslash, upper-case letters lower-cased when lowerCase is set, every
-// other byte as is.
-func escapeTable(pct, escaped string, lowerCase bool) (t [utf8.RuneSelf]uint8) {
-	for c := range byte(' ') {
-		t[c] = percent
-	}
-	t[0x7f] = percent
-	for i := range len(pct) {
-		t[pct[i]] = percent
-	}
-	for i := range len(escaped) {
-		t[escaped[i]] = backslash
-	}
-	if lowerCase {
-		for c := byte('A'); c <= 'Z'; c++ {
-			t[c] = lower
-		}
-	}
-	return t
-}
-
-// appendEscapedBy appends s with each ASCII byte written as the table t
-// says, percent-escapes in the digits hex (ascii.UpperHex, or
-// ascii.LowerHex for relation types, which Parse lower-cases): the C1
-// controls and bytes that are not valid UTF-8 percent-encoded too, any
-// other UTF-8 as is (appendNonASCII).
-func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			var size int
-			b, size = appendNonASCII(b, s[i:], hex)
-			i += size
-			continue
-		}
-		switch t[c] {
-		case asIs:
-			b = append(b, c)
-		case percent:
-			b = ascii.AppendPercent(b, c, hex)
-		case backslash:
-			b = append(b, '\\', c)
-		case lower:
-			b = append(b, ascii.ToLower(c))
-		}
-		i++
-	}
-	return b
-}
 
 // appendQuoted appends ;name="value" for a title or a Param value without
 // controls: DQUOTE and backslash escaped, UTF-8 as is, invalid UTF-8
@@ -293,23 +234,6 @@ func appendExtValue(b []byte, name, value, lang string) []byte {
 	b = append(b, name...)
 	b = append(b, "*="...)
 	return append(b, weblink.ExtValue{Charset: "UTF-8", Lang: lang, Value: value}.String()...)
-}
-
-// appendNonASCII appends the UTF-8 sequence that s starts with, or its
-// first byte when that is not valid UTF-8, and returns how many bytes of s
-// it took. The sequence is appended as is, unless it is invalid or a C1
-// control (U+0080 to U+009F): then percent encodes it byte by byte. RFC
-// 3987 §2.2 leaves the C1 controls out of the characters of an IRI, and a
-// terminal may read U+009B as CSI, the start of an escape sequence.
-func appendNonASCII(b []byte, s, hex string) ([]byte, int) {
-	r, size := utf8.DecodeRuneInString(s)
-	if size > 1 && r > 0x9f {
-		return append(b, s[:size]...), size
-	}
-	for i := range size {
-		b = ascii.AppendPercent(b, s[i], hex)
-	}
-	return b, size
 }
 
 // starNames returns the names (lower-cased) of the Params that are written

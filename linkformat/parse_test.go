@@ -2,10 +2,16 @@ package linkformat_test
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/linkformat"
 )
 
@@ -110,4 +116,94 @@ func offsets(err error) []int {
 	}
 	walk(err)
 	return out
+}
+
+// hostileDocs are documents built to make Parse, Resolve, Format or
+// ParseTimeMap slow, large or crash (rule 22); build returns about n
+// bytes.
+var hostileDocs = []struct {
+	name  string
+	build func(n int) string
+}{
+	{"open brackets", func(n int) string { return strings.Repeat("<", n) }},
+	{"escaped quotes in an unclosed quoted-string", func(n int) string { return `</a>;title="` + strings.Repeat(`\"`, n/2) }},
+	{"empty parameters", func(n int) string { return "</a>" + strings.Repeat(";x", n/2) }},
+	{"short links", func(n int) string { return strings.Repeat("</a>,", n/5) }},
+	{"dot-segments in one target", func(n int) string { return "</" + strings.Repeat("../", n/3) + "x>" }},
+	{"dot-segments after segments", func(n int) string {
+		return "</" + strings.Repeat("a/", n/5) + strings.Repeat("../", n/5) + ">"
+	}},
+	{"dot-segments in an anchor", func(n int) string { return `<x>;anchor="/` + strings.Repeat("./", n/2) + `"` }},
+	{"long rt and ct lists", func(n int) string {
+		return `</a>;rt="` + strings.Repeat("a ", n/4) + `";ct="` + strings.Repeat("x ", n/4) + `"`
+	}},
+	{"mementos", func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, "<http://archive.example/web/%d/http://a.example/>;rel=\"memento\";datetime=\"Tue, 20 Jun 2000 18:02:59 GMT\",\n", i)
+		}
+		return b.String()
+	}},
+	{"mementos with bad datetimes", func(n int) string {
+		return strings.Repeat(`<m>;rel=memento;datetime=x,`, n/27)
+	}},
+	{"random bytes", func(n int) string {
+		r := rand.New(rand.NewPCG(1, 2))
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.UintN(256))
+		}
+		return string(b)
+	}},
+	{"random link syntax", func(n int) string {
+		r := rand.New(rand.NewPCG(3, 4))
+		const alphabet = `<>;,="\ a./` + "\n"
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}},
+}
+
+// maxBytesPerByte bounds what Parse, Resolve, Format and ParseTimeMap
+// together allocate per input byte: weblink.Parse is bounded at 80, a
+// resolved copy of the links and their new strings at about as much again,
+// and the errors of ParseTimeMap at about 10 per byte of a bad memento.
+const maxBytesPerByte = 320
+
+// TestHostileDocuments runs every function of the package on each hostile
+// document at 256 KiB and at 1 MiB (rule 22): no panic, and memory
+// proportional to the input, at most maxBytesPerByte per input byte and
+// growing at most 6 times for 4 times the input.
+func TestHostileDocuments(t *testing.T) {
+	doc, _ := url.Parse("coap://[2001:db8::1]/.well-known/core")
+	const small, large = 256 << 10, 1 << 20
+	for _, tc := range hostileDocs {
+		t.Run(tc.name, func(t *testing.T) {
+			var allocated [2]uint64
+			for i, n := range []int{small, large} {
+				in := []byte(tc.build(n))
+				start := time.Now()
+				allocated[i] = memtest.Allocated(func() {
+					ls, _ := linkformat.Parse(in)
+					r := linkformat.Resolve(ls, doc)
+					_ = linkformat.Format(r)
+					for _, l := range r {
+						_ = linkformat.Values(l, "rt")
+						_, _ = linkformat.ContentFormats(l)
+					}
+					_, _ = linkformat.ParseTimeMap(in, doc)
+				})
+				perByte := float64(allocated[i]) / float64(len(in))
+				t.Logf("%d bytes: %.1f B/B, %v", len(in), perByte, time.Since(start))
+				if perByte > maxBytesPerByte {
+					t.Errorf("%d bytes of input: allocated %.1f bytes per input byte, want at most %d", len(in), perByte, maxBytesPerByte)
+				}
+			}
+			if ratio := float64(allocated[1]) / float64(max(allocated[0], 1)); ratio > 6 && allocated[1] > 1<<16 {
+				t.Errorf("allocated %d bytes for %d bytes and %d for %d: ratio %.1f is not linear", allocated[0], small, allocated[1], large, ratio)
+			}
+		})
+	}
 }

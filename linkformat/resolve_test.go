@@ -1,10 +1,12 @@
 package linkformat_test
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink"
@@ -255,4 +257,51 @@ func cloneLinks(ls weblink.Links) weblink.Links {
 		out[i] = l
 	}
 	return out
+}
+
+// TestDotSegmentsLinear resolves a target of 64 KiB and one of 1 MiB of
+// dot-segments and compares the time (rule 8: remove_dot_segments keeps a
+// stack of offsets instead of searching its output). 16 times the input
+// must take less than 100 times as long: linear with very wide slack, where
+// quadratic would be 256 times.
+func TestDotSegmentsLinear(t *testing.T) {
+	doc, _ := url.Parse("coap://host/")
+	measure := func(n int) time.Duration {
+		target := "/" + strings.Repeat("a/", n/5) + strings.Repeat("../", n/5)
+		in := []byte("<" + target + ">")
+		ls, _ := linkformat.Parse(in)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			r := linkformat.Resolve(ls, doc)
+			if d := time.Since(start); d < best {
+				best = d
+			}
+			if r[0].Target != "coap://host/" {
+				t.Fatalf("resolved to %.40q...", r[0].Target)
+			}
+		}
+		return best
+	}
+	small, large := measure(64<<10), measure(1<<20)
+	t.Logf("64 KiB: %v, 1 MiB: %v", small, large)
+	if large > 100*max(small, time.Microsecond) {
+		t.Errorf("1 MiB took %v, 64 KiB %v: not linear", large, small)
+	}
+}
+
+// BenchmarkResolveDotSegments resolves one target of n bytes of
+// dot-segments, for the figures of rule 22.
+func BenchmarkResolveDotSegments(b *testing.B) {
+	doc, _ := url.Parse("coap://host/")
+	for _, n := range []int{64 << 10, 1 << 20} {
+		ls, _ := linkformat.Parse([]byte("</" + strings.Repeat("a/", n/5) + strings.Repeat("../", n/5) + ">"))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for range b.N {
+				_ = linkformat.Resolve(ls, doc)
+			}
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
 	"github.com/weblinking/weblink/internal/linkscan"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Memento is a memento of a TimeMap (RFC 7089 §5): a link that has the
@@ -88,10 +89,10 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 			tm.Self, have.self, supplied = l.Target, true, true
 			var bad string
 			if tm.From, bad = readDatetime(*l, "from"); bad != "" && !problems.full() {
-				problems.add(i, "self link "+quote(written)+": "+bad+"; From left zero")
+				problems.add(i, "self link "+quote.Value(written)+": "+bad+"; From left zero")
 			}
 			if tm.Until, bad = readDatetime(*l, "until"); bad != "" && !problems.full() {
-				problems.add(i, "self link "+quote(written)+": "+bad+"; Until left zero")
+				problems.add(i, "self link "+quote.Value(written)+": "+bad+"; Until left zero")
 			}
 		}
 		if l.HasRel("memento") {
@@ -106,9 +107,9 @@ func ParseTimeMap(doc []byte, docURL *url.URL) (TimeMap, error) {
 				}
 			}
 			if !problems.full() {
-				msg := "memento " + quote(written) + " has no datetime"
+				msg := "memento " + quote.Value(written) + " has no datetime"
 				if ok {
-					msg = "memento " + quote(written) + ": datetime " + quote(p.Value) + " is not an HTTP-date"
+					msg = "memento " + quote.Value(written) + ": datetime " + quote.Value(p.Value) + " is not an HTTP-date"
 				}
 				problems.add(i, msg+"; kept in Links")
 			}
@@ -152,7 +153,7 @@ func readDatetime(l weblink.Link, name string) (t time.Time, bad string) {
 	}
 	t, err := http.ParseTime(p.Value)
 	if err != nil {
-		return time.Time{}, name + " " + quote(p.Value) + " is not an HTTP-date"
+		return time.Time{}, name + " " + quote.Value(p.Value) + " is not an HTTP-date"
 	}
 	return t.UTC(), ""
 }
@@ -254,7 +255,7 @@ func errOffset(err error) int {
 
 // linkStarts returns the offset in s of the "<" of each of the first n
 // links that [weblink.Parse] returns for s, in order. It follows the grammar of
-// weblink.Parse (RFC 8288 §3, weblink's rules 1 to 3 and 8) only as far as
+// weblink.Parse (RFC 8288 §3, rules 1 to 3 and 8 of package weblink) only as far as
 // needed to find where each link-value starts and whether it is kept:
 // elements are separated by commas outside <...>, quoted-strings, and
 // unquoted values; a malformed element is skipped to the next comma

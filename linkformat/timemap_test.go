@@ -2,13 +2,22 @@ package linkformat_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
-	_ "time/tzdata" // Europe/London for TestParseTimeMapUTC
+	_ "time/tzdata"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/linkformat"
 )
 
@@ -204,4 +213,199 @@ func TestParseTimeMapOffsetsAgree(t *testing.T) {
 			t.Errorf("%q: problems at %v, want the last at %d (%v)", doc, offs, want, err)
 		}
 	}
+}
+
+// TestManyMementos parses a TimeMap of 100 000 mementos, all kept in
+// order, and one where every datetime is bad, every one counted: the
+// first 16 listed, the others in "99984 more problems not listed".
+func TestManyMementos(t *testing.T) {
+	var b strings.Builder
+	for i := range 100000 {
+		fmt.Fprintf(&b, "<http://archive.example/web/%d/http://a.example/>;rel=\"memento\";datetime=\"Tue, 20 Jun 2000 18:02:59 GMT\",\n", i)
+	}
+	tm, err := linkformat.ParseTimeMap([]byte(b.String()), nil)
+	if err != nil || len(tm.Mementos) != 100000 || tm.Mementos[99999].Target != "http://archive.example/web/99999/http://a.example/" {
+		t.Fatalf("%d mementos, err %v", len(tm.Mementos), err)
+	}
+	bad := strings.Repeat(`<m>;rel=memento;datetime=x,`, 100000)
+	tm, err = linkformat.ParseTimeMap([]byte(bad), nil)
+	if len(tm.Mementos) != 0 || len(tm.Links) != 100000 || len(offsets(err)) != 16 || offsets(err)[15] != 15*27 ||
+		!strings.HasSuffix(err.Error(), "\nweblink: 99984 more problems not listed") {
+		t.Errorf("%d mementos, %d links, %d problems listed, %.100q...", len(tm.Mementos), len(tm.Links), len(offsets(err)), err)
+	}
+}
+
+// TestTimeMapRetainsOnlyItsLinks checks what a TimeMap of 50 000 mementos
+// and a few other links keeps in memory: the document's text, which the
+// strings are substrings of, the Mementos with their Rel and Params, and
+// no more. tm.Links, a window on the array of every link, kept that whole
+// array alive for its few links: 192 bytes a memento more.
+func TestTimeMapRetainsOnlyItsLinks(t *testing.T) {
+	const n = 50000
+	var b strings.Builder
+	b.WriteString("<http://a.example/>;rel=original,<http://t/>;rel=self,<http://t/2>;rel=timemap,\n")
+	for i := range n {
+		fmt.Fprintf(&b, "<http://archive.example/web/%d/http://a.example/>;rel=\"memento\";datetime=\"Tue, 20 Jun 2000 18:02:59 GMT\",\n", i)
+	}
+	doc := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tm, err := linkformat.ParseTimeMap(doc, nil)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if err != nil || len(tm.Mementos) != n || len(tm.Links) != 1 {
+		t.Fatalf("%d mementos, %d links, err %v", len(tm.Mementos), len(tm.Links), err)
+	}
+	retained := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	// A Rel window and a datetime Param per memento: 64 bytes.
+	limit := int64(len(doc)) + n*int64(unsafe.Sizeof(linkformat.Memento{})+64)
+	t.Logf("%d bytes of TimeMap retain %d bytes, at most %d", len(doc), retained, limit)
+	if retained > limit {
+		t.Errorf("the TimeMap of %d bytes keeps %d bytes, want at most %d", len(doc), retained, limit)
+	}
+	runtime.KeepAlive(tm)
+}
+
+// BenchmarkParseTimeMap parses a TimeMap of 10 000 mementos.
+func BenchmarkParseTimeMap(b *testing.B) {
+	var sb strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "<http://archive.example/web/%d/http://a.example/>;rel=\"memento\";datetime=\"Tue, 20 Jun 2000 18:02:59 GMT\",\n", i)
+	}
+	doc := []byte(sb.String())
+	u, _ := url.Parse("http://archive.example/timemap/link/http://a.example/")
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for range b.N {
+		_, _ = linkformat.ParseTimeMap(doc, u)
+	}
+}
+
+// TestTimeMapErrorsCapped checks that ParseTimeMap reports at most 16
+// problems in detail, as weblink.Parse does, and counts the rest in one
+// "N more problems not listed" (rules 21 and 22): a huge TimeMap of broken
+// entries makes a small error. Beyond what Parse keeps for the same
+// document, the TimeMap and its error keep at most a quarter of a byte per
+// input byte; and ParseTimeMap allocates at most 16 bytes per input byte
+// more than Parse: http.ParseTime costs about 9 for a bad datetime (its
+// failed layouts, let go at once; 12.5 under the race detector), where
+// keeping every problem cost 17 to 24.
+func TestTimeMapErrorsCapped(t *testing.T) {
+	tests := []struct {
+		name string
+		unit string
+		bad  int // problems per unit
+	}{
+		{"bad datetimes", `<m>;rel=memento;datetime=x,`, 1},
+		{"no datetimes", "<m>;rel=memento,\n", 1},
+		{"bad self from and until", `<s>;rel=self;from=x;until=y,`, 2},
+		{"bad datetimes between malformed link-values", `<m>;rel=memento;datetime=x,junk,`, 2},
+	}
+	for _, tt := range tests {
+		for _, n := range []int{256 << 10, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
+				units := n / len(tt.unit)
+				doc := []byte(strings.Repeat(tt.unit, units))
+				want := units * tt.bad
+				if tt.name == "bad self from and until" {
+					want = 2 // only the first self link is read
+				}
+				var err error
+				timeMap := memtest.Allocated(func() { _, err = linkformat.ParseTimeMap(doc, nil) })
+				parse := memtest.Allocated(func() { _, _ = linkformat.Parse(doc) })
+				extra := (float64(timeMap) - float64(parse)) / float64(len(doc))
+				// The live heap moves by about the size of doc between
+				// runs (the first run of a test keeps less): the least
+				// difference of three runs.
+				kept := math.Inf(1)
+				for range 3 {
+					keptTimeMap := memtest.Retained(func() any {
+						tm, err := linkformat.ParseTimeMap(doc, nil)
+						return []any{tm, err}
+					})
+					keptParse := memtest.Retained(func() any {
+						ls, err := linkformat.Parse(doc)
+						return []any{ls, err}
+					})
+					kept = min(kept, float64(keptTimeMap-keptParse)/float64(len(doc)))
+				}
+				t.Logf("%d bytes: ParseTimeMap allocates %.2f bytes per input byte more than Parse, keeps %.3f more; error of %d bytes",
+					len(doc), extra, kept, len(err.Error()))
+				if extra > 16 {
+					t.Errorf("ParseTimeMap allocates %.2f bytes per input byte more than Parse, want at most 16", extra)
+				}
+				if kept > 0.25 {
+					t.Errorf("the TimeMap and its error keep %.3f bytes per input byte more than Parse's links, want at most 0.25", kept)
+				}
+				errs := err.(interface{ Unwrap() []error }).Unwrap()
+				listed := min(want, 16)
+				if want > 16 {
+					listed++
+				}
+				if len(errs) != listed {
+					t.Fatalf("%d errors, want %d: %.300v", len(errs), listed, err)
+				}
+				if want > 16 {
+					if got, more := errs[16].Error(), fmt.Sprintf("weblink: %d more problems not listed", want-16); got != more {
+						t.Errorf("last error %q, want %q", got, more)
+					}
+				}
+				offs := offsets(err)
+				if len(offs) != min(want, 16) || !slices.IsSorted(offs) {
+					t.Errorf("offsets %v, want %d in document order", offs, min(want, 16))
+				}
+			})
+		}
+	}
+}
+
+// FuzzLinkStarts checks linkStarts differentially against weblink.Parse,
+// whose grammar it follows to find the "<" of each link for the errors of
+// ParseTimeMap (rule 21): as many starts as links, and at each start the
+// link's target; asked for fewer, the first of them.
+func FuzzLinkStarts(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.wlnk")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	for _, s := range []string{
+		`<a>;x=a"b,<m>;rel=memento`,
+		`<a>;title=", <m>;rel=memento", <m>`,
+		`x, <a> junk, <m>`,
+		`<a>;title="x\", <m>" , <m>`,
+		"<a>;;;\t,\r\n<m>",
+		`<a> ; x = "y" , <m> ; rel = memento`,
+		`<a;b,c>;rel=original,<m>`,
+		`<a>;rel=original;=x, <m>`,
+		`<a>; rel="next", <b>; rel="next"; x`,
+		`<a>;x="unclosed, <b>`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		links, _ := weblink.Parse(s)
+		starts := linkformat.LinkStarts(s, len(links)+1)
+		if len(starts) != len(links) {
+			t.Fatalf("%d starts, %d links", len(starts), len(links))
+		}
+		if len(links) > 0 {
+			if first := linkformat.LinkStarts(s, len(links)/2); !slices.Equal(first, starts[:len(links)/2]) {
+				t.Fatalf("the first %d starts %v, not those of all: %v", len(links)/2, first, starts)
+			}
+		}
+		for i, at := range starts {
+			if s[at] != '<' {
+				t.Fatalf("start %d at %d is %q", i, at, s[at])
+			}
+			end := strings.IndexByte(s[at:], '>')
+			if got := strings.Trim(s[at+1:at+end], " \t\r\n"); got != links[i].Target {
+				t.Fatalf("link %d: target %q at %d, Parse's %q", i, got, at, links[i].Target)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // SyntaxError reports a Link-Template field value that [Parse] or
@@ -45,7 +46,7 @@ type TemplateError struct {
 
 // Error returns the message with the template (shortened) and offset.
 func (e *TemplateError) Error() string {
-	return "linktemplate: template " + shorten(e.Template) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
+	return "linktemplate: template " + quote.Value(e.Template) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
 
 // Unwrap returns [ErrTooLong] for an expansion that was too long, else nil.

@@ -9,6 +9,7 @@ import (
 	"github.com/dunglas/httpsfv"
 
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Format writes ts as a Link-Template field value (RFC 9652 §2), one
@@ -27,7 +28,7 @@ func Format(ts ...Template) (string, error) {
 	for i, t := range ts {
 		item, err := itemOf(t)
 		if err != nil {
-			return "", fmt.Errorf("linktemplate: template %d (%s): %w", i+1, shorten(t.Template), err)
+			return "", fmt.Errorf("linktemplate: template %d (%s): %w", i+1, quote.Value(t.Template), err)
 		}
 		list = append(list, item)
 	}
@@ -114,12 +115,4 @@ func isKey(s string) bool {
 		}
 	}
 	return true
-}
-
-// shorten quotes a template for an error message, cut at 64 bytes.
-func shorten(s string) string {
-	if len(s) > 64 {
-		return strconv.Quote(s[:64]) + "..."
-	}
-	return strconv.Quote(s)
 }

@@ -2,6 +2,8 @@ package linktemplate
 
 import (
 	"strconv"
+
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // A URI Template (RFC 6570 §2) is a sequence of parts: literal text and
@@ -194,7 +196,7 @@ func parseMaxLength(tmpl string, i int) (int, int, error) {
 	if digits == "" || digits[0] == '0' || len(digits) > 4 {
 		found := quoteAt(tmpl, start)
 		if digits != "" {
-			found = shorten(digits)
+			found = quote.Value(digits)
 		}
 		return 0, 0, templateError(tmpl, start, "a prefix modifier's length is a number from 1 to 9999 without leading zero (RFC 6570 §2.4.1), found "+found)
 	}

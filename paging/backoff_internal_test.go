@@ -272,7 +272,7 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // FuzzRateLimitBody checks the recognition of rule 1 and its bounds (rule
-// 44) for any refusal, answered again and again: the kind of refusal
+// 5) for any refusal, answered again and again: the kind of refusal
 // follows the status, the fields and the first 2 KiB of the body; the waits
 // never add up past maxWait, a page is requested at most 11 times, and the
 // refused response yielded still reads its whole body.

@@ -133,7 +133,7 @@ func ExampleNewMemoryStore() {
 // ExampleErrNotModified shows the error that ends paging when a server
 // answers 304 Not Modified with an entity tag that is not the stored
 // page's: the stored page is not yielded.
-func ExampleErrNotModified() {
+func ExampleRevalidate_errNotModified() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("If-None-Match") != "" {
 			w.Header().Set("ETag", `"another"`)

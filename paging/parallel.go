@@ -413,7 +413,7 @@ func (r *parallelRun) redirected(resp *http.Response, k int) (again string) {
 // yieldPage yields resp, a page of the run, with err and then releases it
 // as pager.yieldPage does, but for a drain that takes too long: it is cut
 // by cancelling every request of the run, which shares its context (rule
-// 47). It reports whether the loop goes on and whether the drain was cut.
+// 8). It reports whether the loop goes on and whether the drain was cut.
 func (r *parallelRun) yieldPage(yield func(*http.Response, error) bool, resp *http.Response, err error) (more, cut bool) {
 	return yieldReleased(yield, resp, err, r.cancel)
 }

@@ -14,7 +14,7 @@ import (
 
 // store is what a long run keeps, as a database would: the items of the
 // finished pages and the checkpoint, committed together in BeforeNext (rule
-// 43), and the items of the page under way, lost in a crash.
+// 4), and the items of the page under way, lost in a crash.
 type store struct {
 	checkpoint string // the URL of the next page not started; "" to start from the first
 	done       bool

@@ -1,3 +1,6 @@
+// The HTTP client of -url: credentials (-H, userinfo) only to the origin
+// the user gave, the User-Agent, and what is kept out of messages (userinfo).
+
 package main
 
 import (
@@ -10,9 +13,6 @@ import (
 
 // origin is the scheme, host and port of a URL (RFC 6454 §4).
 type origin = weborigin.Origin
-
-// originOf returns the origin of u.
-func originOf(u *url.URL) origin { return weborigin.Of(u) }
 
 // sameOrigin reports whether a request to o may carry what the user gave
 // for the origin home: o is home, or home's https upgrade (the same host,
@@ -34,14 +34,14 @@ type credentials struct {
 }
 
 // RoundTrip sends req, with the user's headers when it goes to their
-// origin, and with only those of weblink's rule 31 (Accept, User-Agent,
+// origin, and with only those of rule 31 of package weblink (Accept, User-Agent,
 // ...) when it goes elsewhere; with the command's User-Agent unless it has
 // one. A request to another origin goes without Referer, which net/http
 // sets on redirects to the URL redirected from: its path and query (an
 // access_token=...) are the user's, not the other origin's. It does not
 // modify req.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
-	home := sameOrigin(originOf(req.URL), c.home)
+	home := sameOrigin(weborigin.Of(req.URL), c.home)
 	agent := req.Header.Get("User-Agent") == ""
 	referer := !home && req.Header.Get("Referer") != ""
 	user := home && (c.user != nil || len(c.headers) > 0) || !home && c.shared()
@@ -73,7 +73,7 @@ func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // shared reports whether -H set a field that goes to every origin
-// (weblink's rule 31: Accept, User-Agent, ...).
+// (rule 31 of package weblink: Accept, User-Agent, ...).
 func (c *credentials) shared() bool {
 	for name := range c.headers {
 		if weborigin.IsShared(name) {
@@ -147,7 +147,7 @@ func userinfoEnd(s string) int {
 
 // newClient returns the HTTP client for -url: it gives the headers of -H
 // and the userinfo of -url only to that URL's origin (all but those of
-// weblink's rule 31), and reads at most maxInput bytes of a response head,
+// rule 31 of package weblink), and reads at most maxInput bytes of a response head,
 // as of standard input (net/http alone reads 10 MiB). It has no timeout of
 // its own: -timeout is the deadline of the whole run (runEnv). base, when
 // not nil, sends the requests instead of a clone of http.DefaultTransport.
@@ -160,7 +160,14 @@ func newClient(opts options, base http.RoundTripper) *http.Client {
 	tr := base
 	if opts.url != "" {
 		u, _ := url.Parse(opts.url) // parseArgs checked it
-		tr = &credentials{base: tr, home: originOf(u), user: opts.user, headers: opts.headers}
+		tr = &credentials{base: tr, home: weborigin.Of(u), user: opts.user, headers: opts.headers}
 	}
 	return &http.Client{Transport: tr} // -timeout is the run's deadline (runEnv)
+}
+
+// withoutUser returns u without its userinfo.
+func withoutUser(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return v.String()
 }

@@ -1,3 +1,5 @@
+// The width of the terminal, for the table and the progress line.
+
 package main
 
 import (

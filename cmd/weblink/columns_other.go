@@ -1,5 +1,8 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
+// The terminal's width where the system call of columns_unix.go is missing:
+// unknown.
+
 package main
 
 // terminalColumns returns 0: the width of a terminal is not asked for on

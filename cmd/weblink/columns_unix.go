@@ -1,5 +1,7 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
+// The terminal's width from the TIOCGWINSZ ioctl.
+
 package main
 
 import (

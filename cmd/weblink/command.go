@@ -1,3 +1,6 @@
+// One run of the command: its state, the pipeline from a source to the
+// renderer (run, show, finish), exit statuses and error messages.
+
 package main
 
 import (
@@ -23,6 +26,7 @@ type command struct {
 	client   *http.Client
 	now      func() time.Time
 	progress *progress // -all on a terminal; nil otherwise
+	report   reporter  // takes what parsing finds wrong
 	render   renderer  // shows the links of each page
 
 	pages  int            // pages shown

@@ -1,3 +1,6 @@
+// The command line: the options, their parsing and checking, and usage
+// errors.
+
 package main
 
 import (

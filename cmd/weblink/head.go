@@ -1,11 +1,14 @@
+// What a source hands on (page, head, document, discovered) and the parsing
+// of it into the links a renderer gets (linksOf): Link and Link-Template
+// fields, linkset+json and link-format documents. Problems go to the report
+// stage (report.go).
+
 package main
 
 import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/linkformat"
@@ -23,6 +26,7 @@ type page struct {
 	linkformat *document   // an application/link-format document (RFC 6690), instead of the heads' links
 	discovered *discovered // -discover: the links of a header and a body, instead of heads
 	blank      bool        // the input was empty or blank: its one head stands for nothing read
+	signposts  *signposted // -signposting: what signposting.Fetch read, instead of heads
 }
 
 // A head is one response head, or what stands for one: the link values
@@ -34,14 +38,6 @@ type head struct {
 	base      *url.URL // what its links resolve against: -base, moved by redirects, or url; nil when unknown
 	links     []field  // its Link field values
 	templates []field  // its Link-Template field lines (RFC 9652), as sent
-}
-
-// field is one Link field value to parse.
-type field struct {
-	label string // where it is from: "argument 2", "line 7", "Link line 1"
-	line  int    // its first line in standard input; 0 when not from there
-	text  string // as written; line breaks are whitespace to the parser
-	hint  bool   // whether it is from a 103 Early Hints head
 }
 
 // document is an input that is one document rather than field values: an
@@ -62,46 +58,13 @@ type discovered struct {
 	malformed bool
 }
 
-// pageLinks is what a renderer gets for a page: its links, parsed and
-// resolved.
-type pageLinks struct {
-	url     string        // the URL of the final head, as shown; "" when unknown
-	base    *url.URL      // what the links resolve against: -base or url; nil when neither
-	links   weblink.Links // the links of the 103 heads, then those of the final head
-	hints   int           // how many of links are from 103 heads
-	sources []string      // -discover: where each link came from
-	linkset bool          // whether links are from a linkset+json document, which Check has not seen
-	// malformed is whether what stands for the final head (its Link
-	// fields, a linkset or link-format document, the header -discover
-	// read) had a link-value dropped: it may have been the next link.
-	malformed bool
-	// linkformat is whether the links are from a link-format document,
-	// resolved by linkformat.Resolve (RFC 6690 §2.1) rather than
-	// Links.Resolve.
-	linkformat bool
-	// templates are the templated links of the Link-Template fields of
-	// the heads (RFC 9652), as sent: shown, never expanded or resolved;
-	// the first hintTemplates are from 103 Early Hints heads.
-	templates     []linktemplate.Template
-	hintTemplates int
-}
-
-// final returns the links of the final head: those of the resource, not
-// the 103 Early Hints for it.
-func (p *pageLinks) final() weblink.Links { return p.links[p.hints:] }
-
-// finalTemplates returns the templated links of the final head.
-func (p *pageLinks) finalTemplates() []linktemplate.Template {
-	return p.templates[p.hintTemplates:]
-}
-
-// fromHints marks what comes from a 103 Early Hints head in messages.
-const fromHints = "(103 Early Hints)"
-
 // linksOf parses the heads or the document of p, reporting what could not
 // be parsed, and resolves the links against the base of its final head
 // (-base for a document).
 func (c *command) linksOf(p page) *pageLinks {
+	if p.signposts != nil {
+		return &pageLinks{signposts: p.signposts}
+	}
 	if d := p.discovered; d != nil {
 		return &pageLinks{base: d.base, links: d.links, sources: d.sources, malformed: d.malformed}
 	}
@@ -186,12 +149,12 @@ func (c *command) parseLinkFormat(doc *document) (links weblink.Links, malformed
 	return links, err != nil
 }
 
-// parseHeads parses the Link field values of heads and reports what could
-// not be parsed, or with -check what weblink.Check finds. The first hints
+// parseHeads parses the Link field values of heads and hands each, with
+// its error, to the report stage (with -check, it shows what weblink.Check
+// finds). The first hints
 // links are from 103 Early Hints heads; malformed is whether a link-value
 // of the final head was dropped.
 func (c *command) parseHeads(heads []head) (all weblink.Links, hints int, malformed bool) {
-	fc, checking := c.render.(fieldChecker)
 	for i, h := range heads {
 		for _, f := range h.links {
 			f.hint = i < len(heads)-1
@@ -203,27 +166,10 @@ func (c *command) parseHeads(heads []head) (all weblink.Links, hints int, malfor
 				malformed = true
 			}
 			c.dropped = c.dropped || err != nil
-			if checking {
-				fc.checkField(c, f)
-				continue
-			}
-			c.parseProblems(f, err)
+			c.report.field(c, f, err)
 		}
 	}
 	return all, hints, malformed
-}
-
-// parseProblems reports each problem of err, what parsing f found: at its
-// byte when it is a *weblink.SyntaxError.
-func (c *command) parseProblems(f field, err error) {
-	for _, e := range leaves(err) {
-		var se *weblink.SyntaxError
-		if errors.As(e, &se) {
-			c.positioned(f, se.Offset, se.Msg, false)
-		} else {
-			c.problem(f.label, e)
-		}
-	}
 }
 
 // parseTemplates parses the Link-Template field lines of each head as one
@@ -265,66 +211,4 @@ func droppedInput(err error) bool {
 	var se *weblink.SyntaxError
 	var le *weblink.LinksetError
 	return errors.As(err, &se) || errors.As(err, &le)
-}
-
-// leaves returns the errors that err joins (errors.Join), or err itself:
-// each problem that Parse or Validate found. Only the top level is split:
-// an error that wraps a *weblink.SyntaxError with its cause stays whole.
-func leaves(err error) []error {
-	j, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		if err == nil {
-			return nil
-		}
-		return []error{err}
-	}
-	var out []error
-	for _, e := range j.Unwrap() {
-		out = append(out, leaves(e)...)
-	}
-	return out
-}
-
-// A fieldChecker is a renderer that checks each field value itself, and
-// shows on standard output, rather than on standard error, what parsing
-// finds wrong: the renderer of -check.
-type fieldChecker interface {
-	renderer
-	// checkField shows the problems of f.
-	checkField(c *command, f field)
-	// positioned shows a problem at byte off of f, where says where.
-	positioned(c *command, f field, off int, where, msg string, warning bool)
-	// problem shows a problem without a position.
-	problem(c *command, label, msg string)
-}
-
-// positioned reports a problem at byte off of f: a link-value that Parse
-// dropped, a parameter it could not decode, what makes a linkset+json
-// document invalid, or with -check what weblink.Check found.
-func (c *command) positioned(f field, off int, msg string, warning bool) {
-	off = min(max(off, 0), len(f.text))
-	label := f.label
-	if f.line > 0 {
-		label = "line " + strconv.Itoa(f.line+strings.Count(f.text[:off], "\n"))
-	}
-	if f.hint {
-		label += " " + fromHints
-	}
-	where := label + ", byte " + strconv.Itoa(off)
-	msg = clean(msg)
-	if fc, ok := c.render.(fieldChecker); ok {
-		fc.positioned(c, f, off, where, msg, warning)
-		return
-	}
-	c.errorf("%s: %s", where, msg)
-}
-
-// problem reports an error without a position.
-func (c *command) problem(label string, err error) {
-	msg := strings.TrimPrefix(err.Error(), "weblink: ")
-	if fc, ok := c.render.(fieldChecker); ok {
-		fc.problem(c, label, msg)
-		return
-	}
-	c.errorf("%s: %s", label, msg)
 }

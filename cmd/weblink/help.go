@@ -1,3 +1,6 @@
+// The text of -h and of the example printed when standard input is a
+// terminal.
+
 package main
 
 import (

@@ -1,14 +1,19 @@
+// The entry point: the environment of a run (standard streams, terminal,
+// clock, interrupts) and the wiring of a mode's stages.
+
 //go:generate go test -run=^TestDoc$ -fixdoc
 
 package main
 
-// The command's files follow its data path, from a source through heads to
-// a renderer; a mode is a choice of one source and one renderer.
+// The command's files follow its data path, from a source through heads
+// and the report stage to a renderer; a mode is a choice of one source, one
+// reporter and one renderer. Sources never use a renderer, nor renderers a
+// source (TestCommandLayers in the root package's layers_test.go).
 //
 //	main.go            the process: signals, standard files, exit statuses
 //	flags.go, help.go  the options, and -h (doc.go is generated from help.go)
 //	version.go         -version
-//	mode.go            the source and the renderer that the options choose
+//	mode.go            the source, reporter and renderer the options choose
 //	command.go         a run: source -> command.show -> renderer, counting
 //
 //	sources, each a func(*command) error that calls c.show(page) per page:
@@ -23,10 +28,14 @@ package main
 //	source_linkformat.go  -linkformat, and -url answered with
 //	                    application/link-format: a link-format document
 //	source_apicatalog.go  -url -api-catalog: the links of an API catalog
+//	source_signposting.go  -signposting: what signposting.Fetch read
 //
 //	head.go  page, head (status, URL, Link and Link-Template fields) and
 //	         field; parsing them into links, resolved, and templated links,
-//	         never expanded (pageLinks)
+//	         never expanded
+//	report.go  the report stage: pageLinks, what a renderer gets, and the
+//	         reporter that takes what parsing finds wrong (standard error,
+//	         or -check's renderer)
 //
 //	renderers, each a renderer (page per page, end once):
 //	render_table.go   the default table, and the SOURCE table of -discover
@@ -34,7 +43,9 @@ package main
 //	render_next.go    -next
 //	render_format.go  -format
 //	render_json.go    -json
-//	render_check.go   -check
+//	render_check.go   -check (its renderer is its reporter too), and
+//	                  render_check_template.go for Link-Template fields
+//	render_signposting.go  -signposting
 //
 //	text.go      escaping and widths
 //	progress.go  the progress line of -all (columns*.go: the terminal's width)
@@ -140,13 +151,13 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	}
 	if opts.url != "" {
 		// -timeout is the deadline of the whole run: every request,
-		// redirect, page and linkset (discover's rule 32 bounds how many).
+		// redirect, page and linkset (rule 17 of package discover bounds how many).
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
 		defer cancel()
 	}
 	out := bufio.NewWriter(e.stdout)
-	src, render := opts.mode(values, e.stdin)
+	src, report, render := opts.mode(values, e.stdin)
 	c := &command{
 		ctx:    ctx,
 		opts:   opts,
@@ -155,6 +166,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		colour: e.stdoutTerminal && plainTerminal(e.getenv),
 		client: newClient(opts, e.transport),
 		now:    e.now,
+		report: report,
 		render: render,
 	}
 	if opts.all && e.stderrTerminal && plainTerminal(e.getenv) {

@@ -1,3 +1,6 @@
+// The stages of a mode (source, reporter, renderer) and how the options
+// choose them.
+
 package main
 
 import "io"
@@ -17,12 +20,12 @@ type renderer interface {
 	end(c *command) int
 }
 
-// mode returns the source and the renderer that the options choose: a
-// mode of the command is one of each. values are the link values given as
-// arguments, stdin is standard input.
-func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
+// mode returns the source, the reporter and the renderer that the options
+// choose: a mode of the command is one of each. values are the link values
+// given as arguments, stdin is standard input.
+func (o *options) mode(values []string, stdin io.Reader) (source, reporter, renderer) {
 	if o.signpost {
-		return signpostingSource, &signpostingReport{json: o.json}
+		return signpostingSource, stderrReport{}, &signpostingReport{json: o.json}
 	}
 	var src source
 	switch {
@@ -44,6 +47,7 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 		src = stdinSource(stdin)
 	}
 	var r renderer
+	var rep reporter = stderrReport{}
 	switch {
 	case o.rel != "":
 		r = &relTargets{rel: o.rel, first: o.discover}
@@ -52,11 +56,12 @@ func (o *options) mode(values []string, stdin io.Reader) (source, renderer) {
 	case o.json:
 		r = &linksetJSON{}
 	case o.check:
-		r = &checker{}
+		k := &checker{}
+		r, rep = k, k
 	case o.format:
 		r = &formatter{}
 	default:
 		r = &table{bySource: o.discover}
 	}
-	return src, r
+	return src, rep, r
 }

@@ -1,3 +1,6 @@
+// The progress line of -all on a terminal: pages, links, time, the URL
+// being fetched.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// How the command words a rate limit: the wait a refusal asks for, and the
+// advice printed when it is too long to wait.
+
 package main
 
 import (

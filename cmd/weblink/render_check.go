@@ -1,3 +1,6 @@
+// The renderer of -check, which is also its reporter: each problem that
+// weblink.Check finds under its field value with a caret, and a summary.
+
 package main
 
 import (
@@ -21,9 +24,9 @@ type checker struct {
 // value; the last then says how many more it found.
 const maxCheckProblems = 256
 
-// checkField shows what weblink.Check finds in f: what Parse reports, at
-// the same offsets, and more.
-func (k *checker) checkField(c *command, f field) {
+// field shows what weblink.Check finds in f: what Parse reports (err), at
+// the same offsets, and more. The checker is the reporter of -check.
+func (k *checker) field(c *command, f field, _ error) {
 	problems := weblink.Check(f.text)
 	for _, p := range problems {
 		c.positioned(f, p.Offset, p.Msg, p.Warning)

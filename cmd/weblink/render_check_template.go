@@ -1,3 +1,6 @@
+// -check for Link-Template fields: what makes a templated link not a URI
+// Template (RFC 6570) or not a link.
+
 package main
 
 import (
@@ -81,7 +84,7 @@ func templateProblems(t linktemplate.Template) []templateProblem {
 
 // notTemplate returns what makes s not a URI Template (RFC 6570), with the
 // byte where it is, or "" when s is one: linktemplate parses the whole of
-// a template before it expands anything (its rule 7).
+// a template before it expands anything (rule 7 of package linktemplate).
 func notTemplate(s string) string {
 	_, err := linktemplate.Template{Template: s}.Expand(nil)
 	var te *linktemplate.TemplateError

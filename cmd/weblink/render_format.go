@@ -1,3 +1,5 @@
+// The renderer of -format: the links written back as one Link field.
+
 package main
 
 import "github.com/weblinking/weblink/linkformat"

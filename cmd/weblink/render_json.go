@@ -1,3 +1,5 @@
+// The renderer of -json: an application/linkset+json document (RFC 9264).
+
 package main
 
 import (

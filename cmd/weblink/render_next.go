@@ -1,3 +1,5 @@
+// The renderer of -next: the URL of the next page, for a shell loop.
+
 package main
 
 import (

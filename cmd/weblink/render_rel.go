@@ -1,3 +1,5 @@
+// The renderer of -rel: the targets of the links with one relation type.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The renderer of -signposting: the signposts by relation and the
+// problems of the FAIR Signposting profile, or one JSON object.
+
 package main
 
 import (
@@ -18,8 +21,13 @@ type signpostingReport struct {
 	failed bool // the fetch failed, and said so
 }
 
-// page is not used: signpostingSource hands the whole reading over.
-func (r *signpostingReport) page(*command, *pageLinks) error { return nil }
+// page takes what signpostingSource read, its one page.
+func (r *signpostingReport) page(_ *command, p *pageLinks) error {
+	if p.signposts != nil {
+		r.s, r.failed = p.signposts.s, p.signposts.failed
+	}
+	return nil
+}
 
 // signpostRelations are the relation types of the profile, in the order
 // of the Signposts fields.

@@ -1,3 +1,5 @@
+// The default renderer: a table of the links, one row a link.
+
 package main
 
 import (

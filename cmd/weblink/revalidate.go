@@ -26,7 +26,7 @@ import (
 // -revalidate DIR keeps the pages of -url in DIR, a paging.PageStore on
 // disk, so that a run that pages the same collection again sends
 // conditional requests and reads the pages that did not change (304 Not
-// Modified) from there: paging's rules 20 to 27 (go doc paging). One file
+// Modified) from there: rules 20 to 27 of package paging (go doc paging). One file
 // per page, named by a hash of its key (and of the command's credentials,
 // which the requests get from the client's transport, so that paging's key
 // cannot see them); each written whole to a temporary file and renamed, so

@@ -1,3 +1,5 @@
+// The source of -url with -api-catalog: discover.APICatalog.
+
 package main
 
 import (

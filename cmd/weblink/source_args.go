@@ -1,3 +1,6 @@
+// The source of link values given as arguments, and of a header pasted
+// as one.
+
 package main
 
 import (

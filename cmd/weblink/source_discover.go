@@ -1,3 +1,6 @@
+// The source of -url with -discover: discover.Links (header, HTML, feeds,
+// linksets).
+
 package main
 
 import (
@@ -50,7 +53,7 @@ func discoverSource(c *command) error {
 	problems := leaves(err)
 	// The resource's own status is a *paging.StatusError among the
 	// problems; a linkset's is inside its *discover.FollowError, a problem
-	// of that linkset (discover's rule 33).
+	// of that linkset (rule 18 of package discover).
 	var status *paging.StatusError
 	for _, e := range problems {
 		if se, ok := e.(*paging.StatusError); ok {

@@ -1,3 +1,6 @@
+// The source of -url: GET or HEAD requests, 103 heads, redirects, -all's
+// pages, and how a failed fetch is worded.
+
 package main
 
 import (
@@ -340,11 +343,4 @@ func messageURL(s string) string {
 // what a terminal would interpret escaped.
 func showURL(u *url.URL) string {
 	return clean(withoutUser(u))
-}
-
-// withoutUser returns u without its userinfo.
-func withoutUser(u *url.URL) string {
-	v := *u
-	v.User = nil
-	return v.String()
 }

@@ -1,3 +1,6 @@
+// The sources of -linkformat: a link-format document (RFC 6690) from
+// standard input or -url.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// The source of -signposting: signposting.Fetch, handed on as one page.
+
 package main
 
 import (
@@ -9,8 +11,8 @@ import (
 // signpostingSource reads the FAIR Signposting of -url with
 // signposting.Fetch (the header, HTML <link> and the linksets on the
 // URL's origin, with discover's bounds; a 410 tombstone read like a 200)
-// and hands the result to the signpostingReport, which prints it at the
-// end. The -H headers and the userinfo of -url go to its origin only, as
+// and hands the result on as one page, which the signpostingReport prints
+// at the end. The -H headers and the userinfo of -url go to its origin only, as
 // for -url (client.go). A request that failed, or a status other than 2xx
 // and 410, is printed as -url words it, and the report ends with exit
 // status 2.
@@ -20,14 +22,10 @@ func signpostingSource(c *command) error {
 		return err
 	}
 	s, err := signposting.Fetch(c.ctx, c.client, req)
-	r, _ := c.render.(*signpostingReport)
-	if r == nil {
-		r = &signpostingReport{}
-	}
-	r.s = s
+	p := &signposted{s: s}
 	if err != nil {
 		c.fail(c.fetchError(err))
-		r.failed = true
+		p.failed = true
 	}
-	return nil
+	return c.show(page{signposts: p})
 }

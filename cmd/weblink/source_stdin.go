@@ -1,3 +1,6 @@
+// The source of standard input: what it holds (response heads, header
+// blocks, Link field values, a linkset+json document) recognised and read.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// Standard input from curl -v: its response lines after "< ", without
+// the progress meter.
+
 package main
 
 import (

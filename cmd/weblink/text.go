@@ -1,3 +1,6 @@
+// Text for a terminal: display width, escaping what a terminal would
+// interpret, shortening.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// The text of -version: the module's version and build settings.
+
 package main
 
 import (

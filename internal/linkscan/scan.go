@@ -49,24 +49,31 @@ var quoteStop = [256]bool{'"': true, '\\': true}
 
 // SkipElement returns the index just past the next comma at or after i
 // that is outside quoted-strings and <...>, or len(s): where parsing
-// resumes after a malformed link-value (weblink's rule 8), the way
+// resumes after a malformed link-value (rule 8 of package weblink), the way
 // browsers split the field.
 func SkipElement(s string, i int) int {
+	i, _ = NextElement(s, i)
+	return i
+}
+
+// NextElement is SkipElement that also reports whether it found that
+// comma, rather than the end of s.
+func NextElement(s string, i int) (next int, comma bool) {
 	for i < len(s) {
 		switch s[i] {
 		case ',':
-			return i + 1
+			return i + 1, true
 		case '"':
 			i, _, _ = QuotedEnd(s, i)
 		case '<':
 			j := strings.IndexByte(s[i:], '>')
 			if j < 0 {
-				return len(s)
+				return len(s), false
 			}
 			i += j + 1
 		default:
 			i++
 		}
 	}
-	return i
+	return i, false
 }

@@ -30,7 +30,7 @@ func TestQuotedEnd(t *testing.T) {
 }
 
 // TestSkipElement is the table of SkipElement: the comma that ends the
-// element is the first outside quoted-strings and <...> (weblink's rule 8).
+// element is the first outside quoted-strings and <...> (rule 8 of package weblink).
 func TestSkipElement(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -35,7 +35,7 @@ func fanOut(t *testing.T, n, size int) (*httptest.Server, *atomic.Int64) {
 	return srv, &requests
 }
 
-// TestFollowLinksetsCount: at most 16 linksets are followed (rule 32), and
+// TestFollowLinksetsCount: at most 16 linksets are followed (rule 17), and
 // those left out are an error that says how many and names the first.
 func TestFollowLinksetsCount(t *testing.T) {
 	srv, requests := fanOut(t, 40, 30)
@@ -52,7 +52,7 @@ func TestFollowLinksetsCount(t *testing.T) {
 }
 
 // TestFollowLinksetsOneLeftOut: one linkset left out is said in the
-// singular, as one nested API catalog is (rule 32).
+// singular, as one nested API catalog is (rule 17).
 func TestFollowLinksetsOneLeftOut(t *testing.T) {
 	srv, _ := fanOut(t, 17, 30)
 	_, err := get(t, srv.URL+"/", FollowLinksets())
@@ -63,7 +63,7 @@ func TestFollowLinksetsOneLeftOut(t *testing.T) {
 }
 
 // TestFollowLinksetsBytes: the linksets together are read up to MaxBytes
-// (rule 32): the one that passes it is cut (ErrTruncated), the rest are not
+// (rule 17): the one that passes it is cut (ErrTruncated), the rest are not
 // fetched, and that is an error too.
 func TestFollowLinksetsBytes(t *testing.T) {
 	srv, requests := fanOut(t, 10, 100)
@@ -82,7 +82,7 @@ func TestFollowLinksetsBytes(t *testing.T) {
 // TestFollowLinksetsRedirectOnce: a linkset reached through a redirect is
 // not fetched again when another link names it directly, in either order,
 // nor when a second redirect leads to it; its links are appended once
-// (rule 32). A redirect loop is still a problem.
+// (rule 17). A redirect loop is still a problem.
 func TestFollowLinksetsRedirectOnce(t *testing.T) {
 	for _, c := range []struct {
 		name  string

@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/weblinking/weblink/internal/weborigin"
 )
 
 // runRouted runs the command with every request, whatever its host, sent
@@ -32,7 +37,7 @@ func runRouted(t *testing.T, rec *recorder, args ...string) result {
 // TestLookalikeHostCredentials: -H headers go to the origin of -url only,
 // and http://api.gİthub.test (U+0130) is not api.github.test, though
 // strings.ToLower says so: net/http sends the request to
-// api.xn--github-qyd.test (weblink's rule 30). Neither a redirect there
+// api.xn--github-qyd.test (rule 30 of package weblink). Neither a redirect there
 // nor, with -all, a next link carries Authorization.
 func TestLookalikeHostCredentials(t *testing.T) {
 	const lookalike = "http://api.g%C4%B0thub.test"
@@ -64,7 +69,7 @@ func TestLookalikeHostCredentials(t *testing.T) {
 // TestDiscoverLinksetProblems: with -discover, each problem is on its own
 // line, and a linkset that answers 500 is that linkset's problem, not a
 // failure of -url: the endpoint -rel found is printed and the exit status
-// is 0 (discover's rule 33).
+// is 0 (rule 18 of package discover).
 func TestDiscoverLinksetProblems(t *testing.T) {
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -137,7 +142,7 @@ func TestDiscoverTimeout(t *testing.T) {
 }
 
 // TestOtherOriginHeaders: a request to another origin gets, of the -H
-// headers, only those of weblink's rule 31 (Accept, User-Agent, ...), as
+// headers, only those of rule 31 of package weblink (Accept, User-Agent, ...), as
 // Pages and discover send them: not PRIVATE-TOKEN, X-Api-Key or the like.
 func TestOtherOriginHeaders(t *testing.T) {
 	other := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
@@ -161,4 +166,127 @@ func TestOtherOriginHeaders(t *testing.T) {
 	if h.Get("Accept") != "application/vnd.api+json" || h.Get("User-Agent") != "my-agent" {
 		t.Errorf("the other origin got Accept %q, User-Agent %q; want those of -H", h.Get("Accept"), h.Get("User-Agent"))
 	}
+}
+
+// TestNoUserinfo: the command never prints the userinfo of -url or -base
+// (a user name is often a token), in any mode or message; the server still
+// gets it, as Basic credentials.
+func TestNoUserinfo(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	a := &api{pages: 2}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		user, pass, _ := r.BasicAuth()
+		auth = append(auth, user+":"+pass)
+		mu.Unlock()
+		a.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	closed := httptest.NewServer(a)
+	closed.Close()
+	secret := func(u string) string { return strings.Replace(u, "http://", "http://alice:s3cret@", 1) }
+	u := secret(srv.URL)
+	const base = "http://bob:B4SE@e.x/dir/"
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-url", u + "/items?page=1"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-all"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-json"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-all", "-json"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-rel", "next"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-format"}, exitOK},
+		{[]string{"-url", u + "/items?page=1", "-check"}, exitOK},
+		{[]string{"-url", u + "/missing"}, exitNone},
+		{[]string{"-url", u + "/items?page=1", "-all", "-max-pages", "1"}, exitNone},
+		{[]string{"-url", secret(closed.URL) + "/items?page=1"}, exitNone},
+		{[]string{"-url", "ftp://alice:s3cret@e.x/"}, exitProblem},
+		{[]string{"-url", "http://alice:s3cret@e.x/%zz"}, exitProblem},
+		{[]string{"-url", "http://alice:s3cret@/"}, exitProblem},
+		{[]string{"-base", "//bob:B4SE@e.x/", "<a>; rel=next"}, exitProblem},
+		{[]string{"-base", base, "<a>; rel=next"}, exitOK},
+		{[]string{"-base", base, "-json", "<a>; rel=next"}, exitOK},
+		{[]string{"-base", base, "-rel", "next", "<a>; rel=next"}, exitOK},
+		{[]string{"-base", base, "-format", "<a>; rel=next"}, exitOK},
+		{[]string{"-base", base, "-check", "<a>; rel=next; anchor=#x"}, exitOK},
+		{[]string{"-base", base, "-check", "<a>; rel=next; type=bogus"}, exitProblem},
+	} {
+		r := runCmd(t, "", c.args...)
+		out := r.stdout + r.stderr
+		if r.code != c.code || out == "" {
+			t.Errorf("%q: exit %d, want %d; output %q", c.args, r.code, c.code, out)
+		}
+		for _, s := range []string{"alice", "s3cret", "bob", "B4SE"} {
+			if strings.Contains(out, s) {
+				t.Errorf("%q: output shows %q:\n%s", c.args, s, out)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, got := range auth {
+		if got != "alice:s3cret" {
+			t.Errorf("server got credentials %q, want alice:s3cret", got)
+		}
+	}
+	if len(auth) < 8 {
+		t.Errorf("%d requests", len(auth))
+	}
+}
+
+func TestWithoutUserinfo(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://alice:s3cret@e.x/p?q#f": "http://e.x/p?q#f",
+		"http://tok@e.x":                "http://e.x",
+		"//a:b@c@e.x/":                  "//e.x/",
+		"http://e.x/@path":              "http://e.x/@path",
+		"http://e.x?u=a@b":              "http://e.x?u=a@b",
+		"relative@x":                    "x",
+		"tok@e.x/p@q":                   "e.x/p@q",
+		"http://a:b@[::1":               "http://[::1",
+	} {
+		if got := withoutUserinfo(in); got != want {
+			t.Errorf("withoutUserinfo(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSameOrigin(t *testing.T) {
+	o := func(s string) origin {
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return weborigin.Of(u)
+	}
+	for _, c := range []struct {
+		to, home string
+		want     bool
+	}{
+		{"http://e.x/a", "http://e.x/b", true},
+		{"http://E.X:80/a", "http://e.x/b", true},
+		{"https://e.x/", "http://e.x/", true}, // the https upgrade
+		{"https://e.x:8443/", "http://e.x/", false},
+		{"https://e.x/", "http://e.x:8080/", false},
+		{"http://e.x/", "https://e.x/", false}, // no downgrade
+		{"http://e.x:8080/", "http://e.x/", false},
+		{"http://api.e.x/", "http://e.x/", false},
+		{"http://e.x.evil/", "http://e.x/", false},
+	} {
+		if got := sameOrigin(o(c.to), o(c.home)); got != c.want {
+			t.Errorf("sameOrigin(%s, %s) = %v, want %v", c.to, c.home, got, c.want)
+		}
+	}
+}
+
+// mustParse parses the URL s.
+func mustParse(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestLinksKeepEscapes: resolution never decodes an escaped reserved
-// character (weblink's rule 32), in the header, the body and a <base>.
+// character (rule 32 of package weblink), in the header, the body and a <base>.
 func TestLinksKeepEscapes(t *testing.T) {
 	srv := httptest.NewServer(respond(200, "text/html; charset=utf-8",
 		`<link rel="a" href="a%2fb/ä"><base href="/b%2fc/ä/"><link rel="b" href="x%3Fy"><link rel="c" href="../ä%2f..%2f/">`,
@@ -27,7 +27,7 @@ func TestLinksKeepEscapes(t *testing.T) {
 }
 
 // TestLinksKeepUserinfoEscapes: the user information of a reference is
-// kept as written too (weblink's rule 32), where net/url writes a%3Db%2Cc
+// kept as written too (rule 32 of package weblink), where net/url writes a%3Db%2Cc
 // back as a=b,c and "!" as %21, in the header and the body.
 func TestLinksKeepUserinfoEscapes(t *testing.T) {
 	srv := httptest.NewServer(respond(200, "text/html; charset=utf-8",
@@ -45,7 +45,7 @@ func TestLinksKeepUserinfoEscapes(t *testing.T) {
 }
 
 // TestBaseKeepsUserinfoEscapes: the user information of a <base href> or
-// an xml:base is kept as written too (weblink's rule 32) in the links
+// an xml:base is kept as written too (rule 32 of package weblink) in the links
 // resolved against it that have no authority of their own; they got it
 // decoded ("a@b:p:q") or re-escaped as net/url writes it.
 func TestBaseKeepsUserinfoEscapes(t *testing.T) {

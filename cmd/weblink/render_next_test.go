@@ -1,37 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"io"
-	"os/exec"
 	"strings"
 	"testing"
 )
-
-// runBinary runs the built weblink with stdin holding in.
-func runBinary(t *testing.T, in string, args ...string) result {
-	t.Helper()
-	return runBinaryFrom(t, strings.NewReader(in), args...)
-}
-
-// runBinaryFrom runs the built weblink with stdin reading from in.
-func runBinaryFrom(t *testing.T, in io.Reader, args ...string) result {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Stdin = in
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{stdout.String(), stderr.String(), code}
-}
 
 func TestNext(t *testing.T) {
 	// -next prints the one URL that weblink.NextURL follows, or nothing

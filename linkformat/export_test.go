@@ -1,0 +1,4 @@
+package linkformat
+
+// LinkStarts is linkStarts, for FuzzLinkStarts in timemap_test.go.
+var LinkStarts = linkStarts
