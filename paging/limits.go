@@ -136,7 +136,7 @@ func (m *memLimits) until() time.Time {
 // minStoreWait.
 func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
 	if s := p.store; s != nil {
-		d, err := callStore(ctx, s.Take)
+		d, err := p.callStore(ctx, s.Take)
 		if err == nil {
 			if d > 0 {
 				return max(d, minStoreWait)
@@ -154,8 +154,8 @@ func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
 func (p *pager) learn(now time.Time, l Limit) {
 	p.limit.learnedAt(now, l)
 	if s := p.store; s != nil {
-		_, err := callStore(p.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, s.Learned(ctx, l)
+		_, err := p.callStore(p.ctx, func(ctx context.Context) (time.Duration, error) {
+			return 0, s.Learned(ctx, l)
 		})
 		if err != nil {
 			p.cfg.storeError(fmt.Errorf("paging: LimitStore.Learned: %w", err))
@@ -165,8 +165,12 @@ func (p *pager) learn(now time.Time, l Limit) {
 
 // callStore calls f, a store's method, with ctx bounded by storeTimeout.
 // A panic of the store is not recovered: it is the caller's code.
-func callStore[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+func (p *pager) callStore(ctx context.Context, f func(context.Context) (time.Duration, error)) (time.Duration, error) {
+	timeout := storeTimeout
+	if p.cfg.storeTimeout > 0 {
+		timeout = p.cfg.storeTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return f(ctx)
 }

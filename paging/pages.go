@@ -98,16 +98,17 @@ func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 type Option func(*config)
 
 type config struct {
-	maxPages    int // < 1: no limit
-	crossOrigin bool
-	beforeNext  func(prev *http.Response, next *http.Request) error
-	maxWait     time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
-	limit       *memLimits                                       // a RateLimiter's, shared; nil: the iteration's own
-	store       LimitStore                                       // a shared RateLimiter's store; nil: none
-	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
-	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
-	parallel    int                                              // Parallel; < 2: one page at a time
-	storeErrors func(error)                                      // StoreErrors; nil: store errors are dropped
+	maxPages     int // < 1: no limit
+	crossOrigin  bool
+	beforeNext   func(prev *http.Response, next *http.Request) error
+	maxWait      time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
+	limit        *memLimits                                       // a RateLimiter's, shared; nil: the iteration's own
+	store        LimitStore                                       // a shared RateLimiter's store; nil: none
+	now          func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
+	sleep        func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
+	parallel     int                                              // Parallel; < 2: one page at a time
+	storeErrors  func(error)                                      // StoreErrors; nil: store errors are dropped
+	storeTimeout time.Duration                                    // bounds each LimitStore call, for tests; 0: storeTimeout
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
