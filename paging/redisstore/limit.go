@@ -67,7 +67,7 @@ end
 if free == 1 then return 0 end
 if now < probe then return wait(math.min(pwait, probe - now)) end
 redis.call('HSET', k, 'probe', string.format('%d', now + lease))
-redis.call('PEXPIREAT', k, string.format('%d', math.max(untilT, now + lease) + margin))
+redis.call('PEXPIRE', k, string.format('%d', math.max(untilT, now + lease) - now + margin))
 return 0
 `)
 
@@ -107,7 +107,7 @@ else
     end
   end
 end
-redis.call('PEXPIREAT', k, string.format('%d', math.max(untilT, reset, now) + margin))
+redis.call('PEXPIRE', k, string.format('%d', math.max(untilT, reset, now) - now + margin))
 return 0
 `)
 

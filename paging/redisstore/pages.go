@@ -143,7 +143,12 @@ func encodePage(p paging.StoredPage, sum [sha256.Size]byte) ([]byte, error) {
 		}
 	}
 	b = appendString(b, string(p.Body))
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return appendCRC(b), nil
+}
+
+// appendCRC appends the CRC-32C of b to it, 4 bytes big-endian.
+func appendCRC(b []byte) []byte {
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
 func appendString(b []byte, s string) []byte {
