@@ -39,7 +39,7 @@ func Example() {
 
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.github.com/repos/acme/"+os.Args[1]+"/issues?per_page=100", nil)
 	req.Header.Set("Authorization", "Bearer "+os.Getenv("GITHUB_TOKEN"))
-	for it, err := range paging.Items(ctx, nil, req, paging.JSONItems[issue], limiter.Option(), paging.Parallel(4),
+	for it, err := range paging.Items(ctx, nil, req, paging.JSONItems[issue], limiter.Option(),
 		paging.StoreErrors(func(err error) { log.Print(err) })) {
 		if err != nil {
 			log.Fatal(err)
