@@ -304,3 +304,19 @@ func TestHostileStore(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkMemoryTakeLearned measures a request's work in the in-memory
+// store of NewRateLimiter: one Take and one Learned.
+func BenchmarkMemoryTakeLearned(b *testing.B) {
+	var m memLimits
+	ctx := context.Background()
+	l := Limit{Remaining: 1 << 30, Reset: time.Now().Add(time.Hour)}
+	_ = m.Learned(ctx, l)
+	b.ReportAllocs()
+	for range b.N {
+		if d, _ := m.Take(ctx); d != 0 {
+			b.Fatal(d)
+		}
+		_ = m.Learned(ctx, l)
+	}
+}

@@ -62,6 +62,10 @@ const maxRetries = 10
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
 //
+// Each request is also taken from the remaining count that the API's
+// responses report, so that the requests of [Parallel] stay within it
+// (rules 12 to 15).
+//
 // The waits are the iteration's own; to share them between iterations
 // against one API, use a [RateLimiter]. Of WaitRateLimits and
 // [RateLimiter.Option], the last one given wins, unless it does
