@@ -167,8 +167,8 @@
 //     count known (no response yet, or the window has reset) it lets one
 //     request go at a time, the probe, until a response gives the count;
 //     the others ask again every 20 ms. The probe is a lease of 30 s: a
-//     process that dies with the probe out holds up the others for 30 s
-//     at most. After a response that gives no count (an API without these
+//     process that dies with the probe out, or whose probe gets no
+//     response (a network error), holds up the others for 30 s at most. After a response that gives no count (an API without these
 //     fields, or a count without a reset), requests go freely until one
 //     gives it.
 //  14. Learned with a count: a reset a second or more after the stored one

@@ -143,7 +143,9 @@ func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
 			}
 			return 0
 		}
-		p.cfg.storeError(fmt.Errorf("paging: LimitStore.Take: %w", err))
+		if ctx.Err() == nil { // else the iteration ends, and says why
+			p.cfg.storeError(fmt.Errorf("paging: LimitStore.Take: %w", err))
+		}
 	}
 	return p.limit.takeAt(now)
 }
