@@ -54,7 +54,8 @@
 //     learns (a Retry-After, a reset, a backoff of rule 1, a 2xx page
 //     saying the limit is spent) is a time T until which the API is limited,
 //     and every request of every one of them, the first included, waits
-//     until T. Each iteration's own waits still add up to at most maxWait;
+//     until T; they also take their requests from one count (rules 12 to
+//     15). Each iteration's own waits still add up to at most maxWait;
 //     a wait that would pass it ends the iteration at once with
 //     [ErrRateLimited]. Safe for concurrent use; no goroutine is started.
 //  3. A [*StatusError] carries the response's Header and the first 2 KiB
@@ -155,14 +156,75 @@
 //     link, and the iteration ends with an error wrapping [ErrNextLink]
 //     (and the parse error) after that page, never silently.
 //
-// # Errors
+// # Rate limits shared by many iterations and processes
 //
-//  36. No error that [Pages] or [Items] yields shows a peer's bytes raw:
-//     net/http before Go 1.26 puts a header or trailer line it rejects in
-//     its error as it came, and a decode error may quote the body. Control
-//     bytes, bidirectional marks and invalid UTF-8 in such a message are
-//     escaped (\x1b), whatever the Go version; errors.Is and errors.As
-//     still find the error behind it.
+// Sharing only "refused until T" does not stop refusals: when the quota
+// runs out, the other iterations already have requests on their way. What
+// stops them is sharing the quota itself, as the API reports it. Every
+// iteration with [WaitRateLimits] or a [RateLimiter] takes each request
+// from a [LimitStore] before sending it: its own in memory, a
+// RateLimiter's in memory for the iterations of one process
+// ([NewRateLimiter]), or one that every process shares
+// ([NewSharedRateLimiter] with the Redis store of package
+// github.com/weblinking/weblink/paging/redisstore). The store's rules,
+// each one atomic step:
+//
+//  12. Take waits while the API refuses requests (now < Until); Learned
+//     keeps the later Until of the store's and the response's.
+//  13. While the window's reset is ahead and its count is known, Take takes
+//     one request from the count, or, at 0, waits for the reset. With no
+//     count known (no response yet, or the window has reset) it lets one
+//     request go at a time, the probe, until a response gives the count;
+//     the others ask again every 20 ms. The probe is a lease of 30 s: a
+//     process that dies with the probe out, or whose probe gets no
+//     response (a network error), holds up the others for 30 s at most. After a response that gives no count (an API without these
+//     fields, or a count without a reset), requests go freely until one
+//     gives it.
+//  14. Learned with a count: a reset a second or more after the stored one
+//     (or a stored window that has reset) starts a new window with the
+//     response's count; a reset a second or more before it is a past
+//     window's, and its count is not taken; resets less than a second
+//     apart are one window (an API that gives its reset in seconds from
+//     now says a slightly different time each time), whose count becomes
+//     the lower of the stored one and the response's: requests taken but
+//     not yet answered stay counted, and another client of the token may
+//     have spent some.
+//  15. What the pager reads feeds Learned, for every response it gets: the
+//     remaining count and reset of X-RateLimit-* or RateLimit-* (both
+//     present: the lower count; a count past 10^9 reads as 10^9; one that
+//     is not digits, -5 say, as no count), and for a refusal (rule 1) the
+//     time until which it waits as Until: its Retry-After, its reset, or
+//     the backoff. A count of 0 beside a usable Retry-After is not learned:
+//     Retry-After wins. A 2xx page whose count is 0 makes the next request
+//     wait for its reset (rule 13). So the goroutines of one process, the
+//     requests of [Parallel] and, with a shared store, every process take
+//     their requests from one count, and none is refused while the API
+//     counts as it says.
+//  16. A store error never ends paging: the iteration goes on with what its
+//     process knows (the in-memory rules, fed by its own responses), asks
+//     the store again for its next request, and reports the error to
+//     [StoreErrors]. Each store call has the iteration's context, bounded to
+//     2 s: a store that hangs is an error after it.
+//  17. What a store answers is bounded as what a peer sends (rule 5): a
+//     negative wait is none; a positive one is at least 10 ms, so that a
+//     store saying "wait 1 ns" cannot spin the loop; every wait is charged
+//     to the iteration's maxWait, and one that would pass it is not slept
+//     ([ErrRateLimited]). A store that always says "wait 0" lets each
+//     request go, paced by the API's responses.
+//  18. Use one store (one Redis key) per API, credential and rate-limit
+//     resource: an API that counts some requests apart has a limit for
+//     each. GitHub names the resource of each response in
+//     X-RateLimit-Resource (core, search, graphql...): a job that lists
+//     issues and also searches uses two stores, as
+//     "ratelimit:api.github.com:acme-sync:core" and
+//     "ratelimit:api.github.com:acme-sync:search". The key names the
+//     credential; it must not contain it (the token, or a URL with
+//     userinfo): whoever reads the store reads its keys.
+//  19. Reset times are absolute, and Take compares them with the clock of
+//     the host that calls it: the hosts sharing a store must have
+//     synchronised clocks (NTP). What is shared is the count, its reset and
+//     Until; what is not: each iteration's maxWait and waits, the backoff
+//     count of a page (rule 1), the pages visited, and [BeforeNext].
 //
 // # Re-syncing: conditional requests
 //
@@ -287,4 +349,13 @@
 //     what follows its array.
 //  35. [Parallel] does not predict links from bodies: with NextInBody, the
 //     pages are requested one at a time, as without Parallel.
+//
+// # Errors
+//
+//  36. No error that [Pages] or [Items] yields shows a peer's bytes raw:
+//     net/http before Go 1.26 puts a header or trailer line it rejects in
+//     its error as it came, and a decode error may quote the body. Control
+//     bytes, bidirectional marks and invalid UTF-8 in such a message are
+//     escaped (\x1b), whatever the Go version; errors.Is and errors.As
+//     still find the error behind it.
 package paging

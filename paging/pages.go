@@ -99,17 +99,19 @@ func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 type Option func(*config)
 
 type config struct {
-	maxPages    int // < 1: no limit
-	crossOrigin bool
-	beforeNext  func(prev *http.Response, next *http.Request) error
-	maxWait     time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
-	limit       limiter                                          // a RateLimiter's, shared; nil: the iteration's own
-	now         func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
-	sleep       func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
-	parallel    int                                              // Parallel; < 2: one page at a time
-	storeErrors func(error)                                      // StoreErrors; nil: store errors are dropped
-	inBody      *bodyPointer                                     // NextInBody; nil: next links only in the Link header
-	store       PageStore                                        // Revalidate; nil: pages are not revalidated
+	maxPages     int // < 1: no limit
+	crossOrigin  bool
+	beforeNext   func(prev *http.Response, next *http.Request) error
+	maxWait      time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
+	limit        *memLimits                                       // a RateLimiter's, shared; nil: the iteration's own
+	limitStore   LimitStore                                       // a shared RateLimiter's store; nil: none
+	now          func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
+	sleep        func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
+	parallel     int                                              // Parallel; < 2: one page at a time
+	storeErrors  func(error)                                      // StoreErrors; nil: store errors are dropped
+	storeTimeout time.Duration                                    // bounds each LimitStore call, for tests; 0: storeTimeout
+	inBody       *bodyPointer                                     // NextInBody; nil: next links only in the Link header
+	store        PageStore                                        // Revalidate; nil: pages are not revalidated
 }
 
 // MaxPages makes [Pages] stop after n pages: when the n-th page has a next
@@ -246,9 +248,9 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{req: req, cfg: cfg, limit: cfg.limit}
+		p := pager{req: req, cfg: cfg, limit: cfg.limit, limitStore: cfg.limitStore}
 		if p.limit == nil {
-			p.limit = new(limitUntil)
+			p.limit = new(memLimits)
 		}
 		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
@@ -274,19 +276,21 @@ func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {
-	ctx       context.Context // done when the caller's ctx or req.Context() is
-	outer     context.Context // the caller's ctx
-	reqCtx    context.Context // of the page requests: p.ctx, cancelled to cut a drain short
-	cancelReq context.CancelFunc
-	client    *http.Client
-	req       *http.Request
-	cfg       config
-	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
-	origin    origin          // of the first page's final URL: where next links may lead
-	visited   map[string]bool // URLs requested or reached, as visitKey
-	limit     limiter         // when the API is limited until: the iteration's own, or a RateLimiter's
-	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
-	body      bodyLink        // the next link the latest page's body gave (NextInBody)
+	ctx        context.Context // done when the caller's ctx or req.Context() is
+	outer      context.Context // the caller's ctx
+	reqCtx     context.Context // of the page requests: p.ctx, cancelled to cut a drain short
+	cancelReq  context.CancelFunc
+	client     *http.Client
+	req        *http.Request
+	cfg        config
+	reqOrigin  origin          // of req.URL: credentials go only there and to its https upgrade
+	origin     origin          // of the first page's final URL: where next links may lead
+	visited    map[string]bool // URLs requested or reached, as visitKey
+	limit      *memLimits      // the rate limit as this process knows it: the iteration's own, or a RateLimiter's
+	limitStore LimitStore      // the rate limit as every process sharing it knows it; nil: none
+	budget     *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
+	body       bodyLink        // the next link the latest page's body gave (NextInBody)
+	reserved   bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -389,7 +393,9 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 		if err := p.ctxErr(); err != nil {
 			return nil, fmt.Errorf("paging: page %d of %s not requested: %w", n, quote.URL(req.URL), err)
 		}
-		if err := p.awaitLimit(p.ctx); err != nil {
+		if try == 0 && p.reserved {
+			p.reserved = false // nextRequest took it
+		} else if err := p.awaitLimit(p.ctx); err != nil {
 			again := ""
 			if try > 0 {
 				again = " again"
@@ -415,7 +421,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 			p.visited[weborigin.VisitKey(resp.Request.URL)] = true
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-			p.learnReset(resp.Header)
+			p.learnCount(resp.Header, time.Time{})
 			return resp, nil
 		}
 		body := p.readAhead(resp)
@@ -536,9 +542,12 @@ func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.awaitLimit(p.ctx); err != nil { // for the reset of a limit prev says is spent
+	// The request is taken from the rate limit before BeforeNext, so
+	// that it waits for the reset of a limit prev says is spent.
+	if err := p.awaitLimit(p.ctx); err != nil {
 		return nil, fmt.Errorf("paging: page %d of %s not requested: %w", n+1, quote.URL(u), err)
 	}
+	p.reserved = p.cfg.maxWait > 0
 	if next.Context() != p.reqCtx { // renewed by the drain
 		next = next.WithContext(p.reqCtx)
 	}

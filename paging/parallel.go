@@ -467,7 +467,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 func (r *parallelRun) work() {
 	defer r.wg.Done()
 	w := *r.p
-	w.ctx, w.reqCtx, w.cancelReq, w.visited = r.ctx, r.ctx, nil, nil
+	w.ctx, w.reqCtx, w.cancelReq, w.visited, w.reserved = r.ctx, r.ctx, nil, nil, false
 	for j := range r.jobs {
 		r.results <- r.fetch(&w, j)
 	}

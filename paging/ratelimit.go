@@ -62,6 +62,10 @@ const maxRetries = 10
 // sends the same request again (with a new body from GetBody, if it has
 // one; a request whose body cannot be had again is not retried).
 //
+// Each request is also taken from the remaining count that the API's
+// responses report, so that the requests of [Parallel] stay within it
+// (rules 12 to 15).
+//
 // The waits are the iteration's own; to share them between iterations
 // against one API, use a [RateLimiter]. Of WaitRateLimits and
 // [RateLimiter.Option], the last one given wins, unless it does
@@ -69,7 +73,7 @@ const maxRetries = 10
 func WaitRateLimits(maxWait time.Duration) Option {
 	return func(c *config) {
 		if maxWait > 0 {
-			c.maxWait, c.limit = maxWait, nil
+			c.maxWait, c.limit, c.limitStore = maxWait, nil, nil
 		}
 	}
 }
@@ -95,12 +99,13 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 	wait, kind := refusedWait(resp, body, now)
 	switch kind {
 	case notLimited:
+		p.learnCount(resp.Header, time.Time{})
 		return -1, nil
 	case untold:
 		wait = backoff << min(*backoffs, maxRetries)
 		*backoffs++
 	}
-	p.limit.learned(now.Add(wait))
+	p.learnCount(resp.Header, now.Add(wait))
 	// A limiter shared with other iterations may know of a later time:
 	// the retry waits for it too, so the budget must hold that wait.
 	wait = max(wait, p.limit.until().Sub(now))
@@ -113,42 +118,60 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 	return wait, nil
 }
 
-// learnReset tells the iteration's limiter when the rate limit resets that
-// h, the header of a 2xx page, says is spent; the next request waits for it.
-func (p *pager) learnReset(h http.Header) {
+// learnCount tells the iteration's limiter, and the shared store if any,
+// what h, the header of a response, says of the rate limit (rule 14): its
+// remaining count and reset, and until, when the API refuses requests
+// until then (zero: not refused). A 2xx page whose count is 0 makes the
+// next request wait for its reset.
+func (p *pager) learnCount(h http.Header, until time.Time) {
 	if p.cfg.maxWait <= 0 {
 		return
 	}
 	now := p.now()
-	if wait, ok := ratelimit.Reset(h, now); ok {
-		p.limit.learned(now.Add(wait))
+	l := Limit{Remaining: -1, Until: until}
+	// A count of 0 with a Retry-After is not learned: Retry-After wins
+	// (rule 1), and the wait for it is until.
+	if n, reset, ok := ratelimit.Count(h, now); ok && (n > 0 || !hasRetryAfter(h, now)) {
+		l.Remaining, l.Reset = n, now.Add(reset)
 	}
+	p.learn(now, l)
 }
 
-// awaitLimit waits until the time that the iteration's limiter says the API
-// is limited until, charging the wait to the iteration's maxWait: every
-// request of an iteration goes through it before it is sent. It waits
-// again when, meanwhile, an iteration sharing the limiter learned of a later
-// time (and only then: a clock that did not move while it slept does not
-// make it sleep again); a wait that would bring the iteration's waits past maxWait is not
-// slept (an error wrapping ErrRateLimited). The wait also ends when ctx is
-// done, or the iteration's ctx or req.Context(). It is safe to call from
-// several goroutines of one iteration.
+// hasRetryAfter reports whether h has a Retry-After field that
+// [WaitRateLimits] reads.
+func hasRetryAfter(h http.Header, now time.Time) bool {
+	v := h["Retry-After"]
+	if len(v) == 0 {
+		return false
+	}
+	_, ok := ratelimit.RetryAfter(v[0], now)
+	return ok
+}
+
+// awaitLimit waits until the iteration's limiter, or the shared store,
+// lets its next request go ([pager.take], rules 12 to 17), charging the
+// waits to the iteration's maxWait: every request of an iteration goes
+// through it before it is sent. A clock that did not move while it slept
+// counts as having moved to the end of the wait. A wait that would bring
+// the iteration's waits past maxWait is not slept (an error wrapping
+// ErrRateLimited). The wait also ends when ctx is done, or the
+// iteration's ctx or req.Context(). It is safe to call from several
+// goroutines of one iteration.
 func (p *pager) awaitLimit(ctx context.Context) error {
 	if p.cfg.maxWait <= 0 {
 		return nil
 	}
 	var slept time.Time // until when it has waited
 	for {
-		t := p.limit.until()
-		if !t.After(slept) {
-			return nil
-		}
 		now := p.now()
-		wait := t.Sub(now)
+		if now.Before(slept) {
+			now = slept
+		}
+		wait := p.take(ctx, now)
 		if wait <= 0 {
 			return nil
 		}
+		t := now.Add(wait)
 		if err := p.budget.take(now, t); err != nil {
 			return err
 		}
@@ -233,42 +256,6 @@ func (b *waitBudget) check(wait time.Duration) error {
 	return nil
 }
 
-// limiter holds the time until which an API refuses requests, as the
-// iterations sharing it learn of it. Every request of an iteration waits for
-// it first ([pager.awaitLimit], which charges the iteration's own maxWait),
-// and every rate limit an iteration learns of is told to it ([limiter.learned]):
-// the wait of a refusal (Retry-After, a reset, the backoff of rule 1) and
-// the reset of a 2xx page saying its limit is spent. An iteration has a
-// limiter of its own ([WaitRateLimits]: a *limitUntil) or shares a
-// [RateLimiter]'s; both are safe for concurrent use, so the requests of one
-// iteration sent from several goroutines may share one too.
-type limiter interface {
-	learned(t time.Time) // the API is limited until t; a t before the one known changes nothing
-	until() time.Time    // until when the API is limited; zero, or a past time: not limited
-}
-
-// limitUntil is a limiter: a time under a mutex. The waiters do not wait on
-// it: each sleeps on a timer of its own until the time it read, then reads
-// it again.
-type limitUntil struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (l *limitUntil) learned(t time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if t.After(l.t) {
-		l.t = t
-	}
-}
-
-func (l *limitUntil) until() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.t
-}
-
 // now is the pager's clock.
 func (p *pager) now() time.Time {
 	if p.cfg.now != nil {
@@ -303,30 +290,49 @@ func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration
 
 // RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]
 // iteration given its [RateLimiter.Option], concurrent or one after
-// another: when one of them learns that the API is limited until a time T
-// (a Retry-After, a reset, the backoff of WaitRateLimits, or a 2xx page
-// saying the limit is spent), the others wait until T before their next
-// request, and an iteration started meanwhile before its first one,
-// instead of each being refused in turn (rule 2). Each iteration's own
-// waits, those for the others' limits included, still add up to at most
-// maxWait: a wait that would pass it is not slept, and the iteration ends
-// at once with an error wrapping [ErrRateLimited].
+// another, and, with [NewSharedRateLimiter], by every process sharing its
+// [LimitStore]. What one of them learns (a Retry-After, a reset, the
+// backoff of WaitRateLimits, a remaining count) holds for all: a request is
+// sent only after taking one from the count the API last reported, so
+// that the requests of every iteration together stay within it, and when
+// the API refuses requests until a time T, every request waits until T,
+// the first of an iteration started meanwhile included (rules 2 and 12 to
+// 15). Each iteration's own waits, those for the others' limits included,
+// still add up to at most maxWait: a wait that would pass it is not slept,
+// and the iteration ends at once with an error wrapping [ErrRateLimited].
 //
-// Use one RateLimiter per API and credential: a token's limits are the
-// same whichever repository it pages. A RateLimiter is safe for concurrent
-// use and starts no goroutine: each waiting iteration sleeps on a timer of
-// its own, in its own goroutine, and all of them wake when the wait ends.
-// Create one with [NewRateLimiter]; the zero value waits for nothing.
+// Use one RateLimiter per API, credential and rate-limit resource (rule
+// 18): a token's limits are the same whichever repository it pages. A
+// RateLimiter is safe for concurrent use and starts no goroutine: each
+// waiting iteration sleeps on a timer of its own, in its own goroutine.
+// Create one with [NewRateLimiter] or [NewSharedRateLimiter]; the zero
+// value waits for nothing.
 type RateLimiter struct {
 	maxWait time.Duration
-	limit   limitUntil
+	limit   memLimits  // what this process knows
+	store   LimitStore // what every process sharing it knows; nil: none
 }
 
 // NewRateLimiter returns a [RateLimiter] whose iterations each wait out rate
-// limits for at most maxWait in all, as [WaitRateLimits](maxWait) does; a
-// maxWait of 0 or less makes it do nothing.
+// limits for at most maxWait in all, as [WaitRateLimits](maxWait) does,
+// sharing the rate limit in memory by the rules of a [LimitStore] (rules
+// 12 to 15), so that the goroutines of one process and the requests of
+// [Parallel] take their requests from one count; a maxWait of 0 or less
+// makes it do nothing.
 func NewRateLimiter(maxWait time.Duration) *RateLimiter {
 	return &RateLimiter{maxWait: maxWait}
+}
+
+// NewSharedRateLimiter returns a [RateLimiter] like [NewRateLimiter]'s
+// whose requests are taken from store, which every process paging the API
+// with the same credential shares (the Redis store of package
+// github.com/weblinking/weblink/paging/redisstore, say), so that they are
+// not refused either. A store error never ends paging: the iteration goes
+// on with what its process knows, asks the store again for its next
+// request, and reports the error to [StoreErrors] (rule 16). A nil store
+// makes it NewRateLimiter's.
+func NewSharedRateLimiter(maxWait time.Duration, store LimitStore) *RateLimiter {
+	return &RateLimiter{maxWait: maxWait, store: store}
 }
 
 // Option returns the option that makes an iteration of [Pages] or
@@ -337,7 +343,7 @@ func NewRateLimiter(maxWait time.Duration) *RateLimiter {
 func (l *RateLimiter) Option() Option {
 	return func(c *config) {
 		if l != nil && l.maxWait > 0 {
-			c.maxWait, c.limit = l.maxWait, &l.limit
+			c.maxWait, c.limit, c.limitStore = l.maxWait, &l.limit, l.store
 		}
 	}
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // limitedAPI answers the first refuse requests with status, the header
@@ -157,5 +160,52 @@ func TestWaitMessageBeforeNextPage(t *testing.T) {
 	msg := "stopped after 1 page: " + srv.URL + "/items says its rate limit is spent, reset in 1h — more than -wait 1m allows; use -wait 1h to wait it out\n"
 	if r.code != exitNone || !strings.HasSuffix(r.stderr, msg) {
 		t.Errorf("exit status %d, stderr %q; want %d and a message ending %q", r.code, r.stderr, exitNone, msg)
+	}
+}
+
+// countedAPI allows 2 requests a window of a whole Unix second, says how
+// many are left in X-RateLimit-Remaining and X-RateLimit-Reset, refuses
+// with 403 past them, and pages 1 to 4.
+type countedAPI struct {
+	mu      sync.Mutex
+	window  int64
+	used    int
+	refused int
+}
+
+func (a *countedAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := time.Now().Unix()
+	if now != a.window {
+		a.window, a.used = now, 0
+	}
+	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now+1, 10))
+	if a.used >= 2 {
+		a.refused++
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	a.used++
+	w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(2-a.used))
+	if page, _ := strconv.Atoi(r.URL.Query().Get("page")); page < 4 {
+		w.Header().Set("Link", fmt.Sprintf(`<?page=%d>; rel="next"`, max(page, 1)+1))
+	}
+}
+
+// TestWaitCounts checks that -all -wait takes each request from the count
+// the API reported (paging.NewRateLimiter): 4 pages, 2 requests a second,
+// and no request refused.
+func TestWaitCounts(t *testing.T) {
+	a := &countedAPI{}
+	srv := httptest.NewServer(a)
+	defer srv.Close()
+	r := runCmd(t, "", "-url", srv.URL+"/items", "-all", "-wait", "15m", "-rel", "next")
+	r.want(t, exitOK, srv.URL+"/items?page=2\n"+srv.URL+"/items?page=3\n"+srv.URL+"/items?page=4\n")
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.refused != 0 {
+		t.Errorf("%d requests refused, want 0", a.refused)
 	}
 }

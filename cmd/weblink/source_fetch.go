@@ -40,7 +40,8 @@ func (c *command) fetchMethods() []string {
 // Method Not Allowed or 501 Not Implemented. The pages shown before an
 // error stay shown. Each page has the 103 Early Hints heads that came
 // before its response. With -wait, rate limits are waited out
-// (paging.WaitRateLimits), for -url alone too. Without -all, a response
+// (paging.NewRateLimiter: each request taken from the count the API
+// reported), for -url alone too. Without -all, a response
 // that is application/link-format is read by its body
 // (linkformatFetchSource).
 func fetchSource(c *command) error {
@@ -52,6 +53,9 @@ func fetchSource(c *command) error {
 		return err
 	}
 	defer c.revalidateSummary()
+	// One limiter for the HEAD and the GET after it: the count the HEAD's
+	// response gave is the GET's too (rules 12 to 15 of package paging).
+	limiter := paging.NewRateLimiter(c.opts.wait)
 	for _, method := range c.fetchMethods() {
 		req, err := http.NewRequestWithContext(ctx, method, c.opts.url, nil)
 		if err != nil {
@@ -61,7 +65,7 @@ func fetchSource(c *command) error {
 		seq := fetchOne(c.client, req)
 		if c.opts.all || c.opts.wait > 0 || reval != nil {
 			seq = paging.Pages(ctx, c.client, req, append(reval, paging.MaxPages(c.opts.maxPages),
-				paging.WaitRateLimits(c.opts.wait), c.nextInBodyOption(),
+				limiter.Option(), c.nextInBodyOption(),
 				paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
 					c.progress.draw(c.pages+1, c.links, next.URL)
 					return nil

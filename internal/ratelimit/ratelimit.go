@@ -207,3 +207,29 @@ func ReadBody(r io.Reader) []byte {
 	}
 	return b[:n:n]
 }
+
+// MaxCount bounds a remaining count read from a field: a larger one, 10^30
+// say, reads as MaxCount.
+const MaxCount = 1e9
+
+// Count returns the remaining count and the time until the reset that h
+// says (X-RateLimit-Remaining and X-RateLimit-Reset, GitHub's, or
+// RateLimit-Remaining and RateLimit-Reset, GitLab's and the IETF drafts'),
+// and whether h says both: a count of digits (at most MaxCount) and a reset
+// that ResetTime reads. When both families say so, the lower count wins.
+func Count(h http.Header, now time.Time) (remaining int, reset time.Duration, ok bool) {
+	for _, f := range rateLimitFields {
+		n, rest, isNum := digits(firstValue(h, f.remaining))
+		if !isNum || rest != "" {
+			continue
+		}
+		d, hasReset := ResetTime(firstValue(h, f.reset), now)
+		if !hasReset {
+			continue
+		}
+		if c := int(min(n, MaxCount)); !ok || c < remaining {
+			remaining, reset, ok = c, d, true
+		}
+	}
+	return remaining, reset, ok
+}
