@@ -59,8 +59,9 @@ func itemID(item json.RawMessage, path []string) string {
 }
 
 // TestNextInBodyShapes pages through the examples of the specifications
-// of JSON:API 1.1, HAL, OData 4.0 and 4.01 and Microsoft Graph, and pages
-// that Azure Key Vault sent, recorded in the Azure SDK's tests (origins in
+// of JSON:API 1.1, HAL, OData 4.0 and 4.01 and Microsoft Graph, pages that
+// Azure Key Vault sent, recorded in the Azure SDK's tests, and the last
+// page of the Microsoft Graph Go SDK's page iterator tests (origins in
 // testdata/bodies/README.md), each served with its links rewritten to the
 // test server and followed by a last page: NextInBody follows the link at
 // the pointer of the shape (rules 29 and 31) and JSONItemsAt decodes the
@@ -121,7 +122,7 @@ func TestNextInBodyShapes(t *testing.T) {
 			origins: []string{"https://graph.microsoft.com"},
 			pages: []shapePage{
 				{uri: "/v1.0/users?$top=5", file: "graph-paging-users.json", ids: []string{"1", "2", "3", "4", "5"}},
-				{uri: "/v1.0/users?$top=5&$skiptoken=X%2744537076633B900000000000000000000%27", body: `{"@odata.context": "{base}/v1.0/$metadata#users", "value": [{"id": "6"}]}`, ids: []string{"6"}},
+				{uri: "/v1.0/users?$top=5&$skiptoken=X%2744537076633B900000000000000000000%27", file: "msgraph-sdk-go-core-last-page.json", ids: []string{"10"}},
 			}},
 		// The docs elide the middle of the link with " ... ": the spaces
 		// are percent-encoded, as in a link of a Link header (rule 31).
