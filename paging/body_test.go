@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weblinking/weblink/paging"
 )
@@ -26,7 +27,8 @@ type bodyAPI struct {
 	*httptest.Server
 	mu   sync.Mutex
 	seen []string
-	auth []string
+	auth []string // the credentials of each request, Authorization|Cookie|X-Api-Key
+	home string   // what "{home}" in a page stands for
 }
 
 func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
@@ -35,7 +37,7 @@ func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
 		a.seen = append(a.seen, r.URL.RequestURI())
-		a.auth = append(a.auth, r.Header.Get("Authorization"))
+		a.auth = append(a.auth, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie")+"|"+r.Header.Get("X-Api-Key"))
 		a.mu.Unlock()
 		p, ok := pages[r.URL.RequestURI()]
 		if !ok {
@@ -48,10 +50,17 @@ func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
 		if p.status != 0 {
 			w.WriteHeader(p.status)
 		}
-		io.WriteString(w, strings.ReplaceAll(p.body, "{base}", a.URL))
+		io.WriteString(w, strings.NewReplacer("{base}", a.URL, "{home}", a.home).Replace(p.body))
 	}))
 	t.Cleanup(a.Close)
 	return a
+}
+
+// credentials returns the credentials each request carried.
+func (a *bodyAPI) credentials() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.auth)
 }
 
 func (a *bodyAPI) requests() []string {
@@ -281,5 +290,89 @@ func TestNextInBody(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNextInBodyCredentials follows, with AllowCrossOrigin, a body link to
+// another origin and one from there back: the credentials of the request
+// go to its origin only, never to the other one (rule 31), as for links
+// of a Link header.
+func TestNextInBodyCredentials(t *testing.T) {
+	other := newBodyAPI(t, map[string]bodyPage{
+		"/2": {body: `{"next": "{home}/3"}`},
+	})
+	home := newBodyAPI(t, map[string]bodyPage{
+		"/1": {body: `{"next": "` + other.URL + `/2"}`},
+		"/3": {body: `{"next": null}`},
+	})
+	other.home = home.URL
+	req, _ := http.NewRequest(http.MethodGet, home.URL+"/1", nil)
+	req.Header.Set("Authorization", "Bearer secret")
+	req.Header.Set("Cookie", "session=secret")
+	req.Header.Set("X-Api-Key", "secret")
+	var got []string
+	for resp, err := range paging.Pages(context.Background(), http.DefaultClient, req, paging.NextInBody("/next"), paging.AllowCrossOrigin()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, resp.Request.URL.String())
+	}
+	if want := []string{home.URL + "/1", other.URL + "/2", home.URL + "/3"}; !slices.Equal(got, want) {
+		t.Errorf("pages %q, want %q", got, want)
+	}
+	if auth := home.credentials(); !slices.Equal(auth, []string{"Bearer secret|session=secret|secret", "Bearer secret|session=secret|secret"}) {
+		t.Errorf("the origin of the request got credentials %q, want them on both of its pages", auth)
+	}
+	if auth := other.credentials(); !slices.Equal(auth, []string{"||"}) {
+		t.Errorf("the other origin got credentials %q, want none", auth)
+	}
+}
+
+// TestNextInBodyRateLimit pages with WaitRateLimits through a page whose
+// first answer is a 429: the page is asked for again after the wait and
+// the link in the body of its 200 is followed; the body of the 429, which
+// is not a page, is not read for a link (rules 28 and 31).
+func TestNextInBodyRateLimit(t *testing.T) {
+	var mu sync.Mutex
+	refused := false
+	var seen []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, r.URL.RequestURI())
+		switch r.URL.RequestURI() {
+		case "/1":
+			io.WriteString(w, `{"next": "/2"}`)
+		case "/2":
+			if !refused {
+				refused = true
+				w.Header().Set("Retry-After", "0")
+				w.WriteHeader(http.StatusTooManyRequests)
+				io.WriteString(w, `{"next": "/refused"}`)
+				return
+			}
+			io.WriteString(w, `{"next": "/3"}`)
+		case "/3":
+			io.WriteString(w, `{"next": null}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer s.Close()
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/1", nil)
+	var got []string
+	for resp, err := range paging.Pages(context.Background(), s.Client(), req, paging.NextInBody("/next"), paging.WaitRateLimits(5*time.Second)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, resp.Request.URL.RequestURI())
+	}
+	if want := []string{"/1", "/2", "/3"}; !slices.Equal(got, want) {
+		t.Errorf("pages %q, want %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"/1", "/2", "/2", "/3"}; !slices.Equal(seen, want) {
+		t.Errorf("requests %q, want %q (the refused page asked for again)", seen, want)
 	}
 }

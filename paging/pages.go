@@ -44,11 +44,16 @@ var (
 	// yielded and it still has a next link.
 	ErrMaxPages = errors.New("paging: page limit reached")
 
-	// ErrNextLink is returned when a page's Link header is malformed and it
-	// has no usable rel="next" link: the broken part may have been the next
-	// link, so [Pages] reports it rather than guess that this is the last
-	// page. The parse error is wrapped too ([errors.Is](err, [ErrSyntax]) holds
-	// for a malformed link-value).
+	// ErrNextLink is returned when a page has no usable rel="next" link
+	// where one may have been: its Link header is malformed (rule 11), or,
+	// with [NextInBody], the value at the pointer in its body is not a
+	// link, the link is not a URI reference, or the body is not JSON or
+	// is too long to read (rules 28 to 31). [Pages] reports it after the
+	// page rather than guess that this is the last page. The reason is
+	// wrapped too: the parse error of the header ([errors.Is](err,
+	// [ErrSyntax]) holds for a malformed link-value), or what is wrong
+	// with the body, which the error's message names with the page URL
+	// and the pointer.
 	ErrNextLink = errors.New("paging: malformed Link header and no usable next link")
 
 	// ErrStatus matches every [*StatusError] with [errors.Is].

@@ -3,17 +3,13 @@ package paging_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/weblinking/weblink/paging"
 )
@@ -83,33 +79,7 @@ func startJSONServer(t *testing.T, n int) (string, []jsonItem) {
 	if err := os.WriteFile(filepath.Join(dir, "db.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--quiet", "db.json")
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	// node starts in about a second; a loaded CI machine took more than 5.
-	waitWithin(t, time.Minute, "json-server to answer", func() bool {
-		resp, err := http.Get(base + "/items?_page=1&_limit=1")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	base := startNode(t, nil, "/items?_page=1&_limit=1", bin, []string{"--host", "127.0.0.1", "--port"}, "--quiet", filepath.Join(dir, "db.json"))
 	return base, db.Items
 }
 

@@ -11,8 +11,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
+
+	"github.com/weblinking/weblink/paging"
 )
 
 // command is one run of weblink: its options, where it writes, the
@@ -34,6 +37,10 @@ type command struct {
 	tmpls  int            // templated links found (Link-Template fields)
 	failed bool           // the source failed, and said so
 	last   *http.Response // the last page fetched and shown, its body closed
+	// bodyNext and bodyErr are the next link that the body of the last
+	// page gave with -next-in-body, or why it gave no usable one.
+	bodyNext *url.URL
+	bodyErr  error
 	// dropped is whether some input could not be read and was left out,
 	// each part said on standard error: a link-value or a parameter that
 	// Parse dropped, a Link-Template field that linktemplate ignored, an
@@ -50,7 +57,14 @@ func (c *command) run(src source) int {
 	if err := src(c); err != nil {
 		c.fail(err)
 		c.failed = true
-		return max(c.finish(), exitNone)
+		status := max(c.finish(), exitNone)
+		if errors.Is(err, paging.ErrNextLink) {
+			// A next link that paging could not use, in a malformed
+			// header or a body (-next-in-body): malformed input, as
+			// -next says of a malformed header.
+			status = max(status, exitMalformed)
+		}
+		return status
 	}
 	return c.finish()
 }
@@ -151,16 +165,16 @@ func (c *command) fail(err error) {
 // joined, also inside an error that wraps a joined error with a prefix
 // (ParseHeader's "Link field line N: "), each then with that prefix.
 func messages(err error) []string {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
+	if joined(err) {
 		var msgs []string
-		for _, e := range j.Unwrap() {
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 			msgs = append(msgs, messages(e)...)
 		}
 		return msgs
 	}
 	msg := err.Error()
 	if inner := errors.Unwrap(err); inner != nil {
-		if _, joined := inner.(interface{ Unwrap() []error }); joined {
+		if joined(inner) {
 			if prefix, ok := strings.CutSuffix(msg, inner.Error()); ok {
 				msgs := messages(inner)
 				for i := range msgs {
@@ -171,4 +185,20 @@ func messages(err error) []string {
 		}
 	}
 	return []string{strings.TrimPrefix(msg, "weblink: ")}
+}
+
+// joined reports whether err is made by errors.Join: its message is its
+// errors' messages, one a line. An error that wraps several with a message
+// of its own (paging's body errors wrap ErrNextLink and the reason) is one
+// problem, whose message says it all.
+func joined(err error) bool {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return false
+	}
+	var msgs []string
+	for _, e := range j.Unwrap() {
+		msgs = append(msgs, e.Error())
+	}
+	return err.Error() == strings.Join(msgs, "\n")
 }

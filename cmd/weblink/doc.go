@@ -118,9 +118,10 @@
 //	    /@odata.nextLink, OData 4.01 /@nextLink, Azure /nextLink; a string, or
 //	    an object with a string href), checked as a header's next link, and show
 //	    it as a rel="next" link of the page (also in -json); absent, null or ""
-//	    there is the last page, any other value an error; pages are requested
-//	    with GET; -next reads a body piped on standard input, with -base the URL
-//	    of the page
+//	    there is the last page, any other value (or a body that is not JSON) an
+//	    error that says why, with exit status 3 as for a malformed Link header;
+//	    pages are requested with GET; -next reads a body piped on standard
+//	    input, with -base the URL of the page
 //	    $ curl -s "$u" | weblink -next -next-in-body /links/next -base "$u"
 //	-json
 //	    print the links as a linkset (application/linkset+json, RFC 9264 §4.2);

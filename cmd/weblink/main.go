@@ -99,7 +99,7 @@ const (
 	exitOK          = 0
 	exitNone        = 1   // no links, no -rel match, input too large, fetch failed
 	exitProblem     = 2   // usage errors and -check problems
-	exitMalformed   = 3   // a link-value dropped as malformed (command.dropped); -next: and no next link
+	exitMalformed   = 3   // a link-value dropped as malformed (command.dropped); -next: and no next link; no usable next link in a body (paging.ErrNextLink)
 	exitInterrupted = 130 // SIGINT (Ctrl-C): 128 + its number
 )
 

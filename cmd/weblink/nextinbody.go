@@ -32,10 +32,13 @@ func (c *command) nextInBodyOption() paging.Option {
 }
 
 // addBodyLink adds to p, the page of resp, the next link that resp's body
-// gives with -next-in-body, as a Link field of its final head. The body is
-// put back for whoever reads it next. A body without a usable one adds
-// nothing: paging.Pages reports why, after the page.
+// gives with -next-in-body, as a Link field of its final head, and keeps
+// it, or why there is no usable one, in c.bodyNext and c.bodyErr: the
+// messages of fetchError and -next use them. The body is put back for
+// whoever reads it next. A body without a usable link adds nothing: with
+// -all, paging.Pages reports why, after the page.
 func (c *command) addBodyLink(p *page, resp *http.Response) {
+	c.bodyNext, c.bodyErr = nil, nil
 	if c.opts.nextInBody == "" || len(p.heads) == 0 {
 		return
 	}
@@ -47,8 +50,9 @@ func (c *command) addBodyLink(p *page, resp *http.Response) {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
-	if u, err := nextFromBody(c.ctx, resp.Request.URL, resp.Header, body, c.opts.nextInBody); err == nil && u != nil {
-		addNextField(&p.heads[len(p.heads)-1], u, c.opts.nextInBody)
+	c.bodyNext, c.bodyErr = nextFromBody(c.ctx, resp.Request.URL, resp.Header, body, c.opts.nextInBody)
+	if c.bodyNext != nil {
+		addNextField(&p.heads[len(p.heads)-1], c.bodyNext, c.opts.nextInBody)
 	}
 }
 

@@ -17,11 +17,11 @@ func TestNextInBodyPiped(t *testing.T) {
 	runCmd(t, `{"_links": {"next": {"href": "/items?page=3"}}}`, "-next", "-next-in-body", "/_links/next", "-base", base).
 		want(t, exitOK, "https://api.example/items?page=3\n")
 	runCmd(t, `{"links": {"next": null}}`, "-next", "-next-in-body", "/links/next", "-base", base).want(t, exitNone, "")
-	r := runCmd(t, `{"links": {"next": 5}}`, "-next", "-next-in-body", "/links/next", "-base", base)
-	if r.code == exitOK || !strings.Contains(r.stderr, "number") {
-		t.Errorf("a number: exit %d, stderr %q; want an error that says so", r.code, r.stderr)
+	for _, body := range []string{`{"links": {"next": 5}}`, `not JSON`} {
+		r := runCmd(t, body, "-next", "-next-in-body", "/links/next", "-base", base)
+		checkBodyLinkError(t, r, body)
 	}
-	r = runCmd(t, `{}`, "-next", "-next-in-body", "links/next", "-base", base)
+	r := runCmd(t, `{}`, "-next", "-next-in-body", "links/next", "-base", base)
 	if r.code == exitOK || !strings.Contains(r.stderr, `write "/links/next"`) {
 		t.Errorf("an invalid pointer: exit %d, stderr %q; want what to write", r.code, r.stderr)
 	}
@@ -48,5 +48,47 @@ func TestNextInBodyAll(t *testing.T) {
 	r := runCmd(t, "", "-url", srv.URL+"/users?page=1", "-all", "-next-in-body", "/@odata.nextLink", "-json")
 	if r.code != exitOK || !strings.Contains(r.stdout, `"next"`) || !strings.Contains(r.stdout, srv.URL+"/users?page=2") {
 		t.Errorf("exit %d, stdout %s, stderr %s; want page 2 as the next link of page 1", r.code, r.stdout, r.stderr)
+	}
+}
+
+// checkBodyLinkError checks that r, a run on a page whose body has no
+// usable next link, printed paging's one error with the reason and ended
+// with exit status 3, as -next for a malformed Link header.
+func checkBodyLinkError(t *testing.T, r result, what string) {
+	t.Helper()
+	msg := "weblink: paging: no usable next link in the body of "
+	if r.code != exitMalformed || !strings.Contains(r.stderr, msg) || strings.Count(r.stderr, "weblink: ") != 1 {
+		t.Errorf("%s: exit %d, stderr %q; want exit %d and one error %q... with the reason", what, r.code, r.stderr, exitMalformed, msg)
+	}
+	if strings.Contains(what, "5") && !strings.Contains(r.stderr, "the value is number") ||
+		strings.Contains(what, "JSON") && !strings.Contains(r.stderr, "invalid character") {
+		t.Errorf("%s: stderr %q does not say what is wrong with the body", what, r.stderr)
+	}
+}
+
+// TestNextInBodyURLError: -url with -next or -all on a page whose body's
+// next link is a number prints the page's links as usual, then paging's
+// error with the reason, and exits with status 3.
+func TestNextInBodyURLError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"value": [1], "@odata.nextLink": 5}`)
+	}))
+	defer srv.Close()
+	for _, mode := range []string{"-next", "-all"} {
+		r := runCmd(t, "", "-url", srv.URL+"/users", mode, "-next-in-body", "/@odata.nextLink")
+		checkBodyLinkError(t, r, mode+` on {"@odata.nextLink": 5}`)
+	}
+}
+
+// TestNextInBodyCrossOrigin: -url -all names the body's next link that
+// leads to another origin, as it names a header's.
+func TestNextInBodyCrossOrigin(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"links": {"next": "https://other.example/users?page=2"}}`)
+	}))
+	defer srv.Close()
+	r := runCmd(t, "", "-url", srv.URL+"/users", "-all", "-next-in-body", "/links/next")
+	if want := "links to https://other.example/users?page=2, on another origin"; r.code == exitOK || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want an error saying %q", r.code, r.stderr, want)
 	}
 }

@@ -54,13 +54,17 @@ func (n *nextPage) page(c *command, p *pageLinks) error {
 
 // end returns exitNone when there was no next URL, without a message: the
 // last page of a collection has none; exitMalformed, with a message, when
-// the head was malformed too.
+// the head was malformed too, or when the body had no usable next link
+// with -next-in-body (paging's error, which says why).
 func (n *nextPage) end(c *command) int {
 	switch {
 	case n.found:
 		return exitOK
 	case n.malformed:
 		c.errorf("no usable next link: the Link header is malformed (the broken part may be the next link)")
+		return exitMalformed
+	case c.bodyErr != nil && !c.failed:
+		c.fail(c.bodyErr)
 		return exitMalformed
 	}
 	return exitNone

@@ -279,6 +279,8 @@ func (c *command) fetchError(err error) error {
 		page = messageURL(c.last.Request.URL.String())
 		if u, ok := weblink.NextURL(c.last); ok {
 			next = messageURL(u.String())
+		} else if c.bodyNext != nil {
+			next = messageURL(c.bodyNext.String())
 		}
 	}
 	var ue *url.Error
@@ -298,6 +300,8 @@ func (c *command) fetchError(err error) error {
 		return fmt.Errorf("%s links back to %s, already shown: the server's pagination loops", page, next)
 	case errors.Is(err, paging.ErrScheme):
 		return fmt.Errorf("%s links to %s, which is not an http or https URL; weblink follows only those", page, next)
+	case errors.Is(err, paging.ErrNextLink) && c.bodyErr != nil:
+		return err // paging's message names the page and the pointer, then what is wrong
 	case errors.Is(err, paging.ErrNextLink):
 		return fmt.Errorf("%s: its Link header is malformed and has no usable next link, so paging stops (the broken part may be the next link; the messages above show it)", page)
 	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
