@@ -17,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/weblinking/weblink/internal/proctest"
 	"golang.org/x/net/http2"
 )
 
@@ -69,18 +69,6 @@ func proxyVersion(t *testing.T, bin string, args ...string) string {
 	return line
 }
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
-// a proxy's configuration.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // proxy is a running reverse proxy in front of the test's backend.
 type proxy struct {
 	name    string // nginx, apache, caddy
@@ -100,52 +88,6 @@ type proxyHop struct {
 	proto  string // "HTTP/1.0"
 }
 
-// runProxy starts cmd, stops it when the test ends, and waits until every
-// port in ports accepts connections.
-func runProxy(t *testing.T, name string, cmd *exec.Cmd, logFile string, ports ...int) {
-	t.Helper()
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		// The process group: Apache and nginx may have children.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for _, port := range ports {
-		addr := "127.0.0.1:" + strconv.Itoa(port)
-		for {
-			conn, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				conn.Close()
-				break
-			}
-			select {
-			case err := <-exited:
-				exited <- err
-				logged, _ := os.ReadFile(logFile)
-				t.Fatalf("%s exited before listening on %s: %v\n%s\n%s", name, addr, err, out.String(), logged)
-			case <-time.After(50 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				logged, _ := os.ReadFile(logFile)
-				t.Fatalf("%s is not listening on %s after 20 s\n%s\n%s", name, addr, out.String(), logged)
-			}
-		}
-	}
-}
-
 // startNginx runs nginx in the foreground, as one process (master_process
 // off, so that it never switches user), with its pid file, logs and
 // temporary files in a directory of the test. One port speaks HTTP/1.x,
@@ -154,7 +96,7 @@ func startNginx(t *testing.T, backend string) proxy {
 	bin := proxyBinary(t, "nginx")
 	p := proxy{name: "nginx", version: proxyVersion(t, bin, "-v")}
 	dir := t.TempDir()
-	h1, h2 := freePort(t), freePort(t)
+	h1, h2 := proctest.FreePort(t), proctest.FreePort(t)
 	conf := fmt.Sprintf(`pid %[1]s/nginx.pid;
 error_log %[1]s/error.log info;
 master_process off;
@@ -189,7 +131,7 @@ http {
 	}
 	p.log = filepath.Join(dir, "error.log")
 	cmd := exec.Command(bin, "-p", dir, "-e", p.log, "-c", confFile, "-g", "daemon off;")
-	runProxy(t, "nginx", cmd, p.log, h1, h2)
+	proctest.Run(t, "nginx", cmd, p.log, h1, h2)
 	p.h1 = fmt.Sprintf("http://127.0.0.1:%d", h1)
 	p.h2c = fmt.Sprintf("http://127.0.0.1:%d", h2)
 	p.hops = []proxyHop{{"/h10/", "HTTP/1.0"}, {"/h11/", "HTTP/1.1"}}
@@ -208,7 +150,7 @@ func startApache(t *testing.T, backend string) proxy {
 	bin := proxyBinary(t, "apache2")
 	p := proxy{name: "apache", version: proxyVersion(t, bin, "-v")}
 	dir := t.TempDir()
-	port := freePort(t)
+	port := proctest.FreePort(t)
 	var conf strings.Builder
 	fmt.Fprintf(&conf, "ServerRoot %s\nServerName 127.0.0.1\nDefaultRuntimeDir %[1]s\nPidFile %[1]s/apache2.pid\nErrorLog %[1]s/error.log\nLogLevel warn\n", dir)
 	for _, m := range apacheModules {
@@ -229,7 +171,7 @@ ProxyPass "/" "http://%s/"
 	}
 	p.log = filepath.Join(dir, "error.log")
 	cmd := exec.Command(bin, "-d", dir, "-f", confFile, "-X", "-DFOREGROUND")
-	runProxy(t, "apache2", cmd, p.log, port)
+	proctest.Run(t, "apache2", cmd, p.log, port)
 	p.h1 = fmt.Sprintf("http://127.0.0.1:%d", port)
 	p.h2c = p.h1
 	p.hops = []proxyHop{{"/h11/", "HTTP/1.1"}}
@@ -243,7 +185,7 @@ func startCaddy(t *testing.T, backend string) proxy {
 	bin := proxyBinary(t, "caddy")
 	p := proxy{name: "caddy", version: "caddy " + proxyVersion(t, bin, "version")}
 	dir := t.TempDir()
-	port := freePort(t)
+	port := proctest.FreePort(t)
 	conf := fmt.Sprintf(`{
 	"admin": {"disabled": true},
 	"logging": {"logs": {"default": {"writer": {"output": "file", "filename": %[1]q}, "level": "WARN"}}},
@@ -262,7 +204,7 @@ func startCaddy(t *testing.T, backend string) proxy {
 	p.log = filepath.Join(dir, "caddy.log")
 	cmd := exec.Command(bin, "run", "--config", confFile, "--pidfile", filepath.Join(dir, "caddy.pid"))
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
-	runProxy(t, "caddy", cmd, p.log, port)
+	proctest.Run(t, "caddy", cmd, p.log, port)
 	p.h1 = fmt.Sprintf("http://127.0.0.1:%d", port)
 	p.h2c = p.h1
 	p.hops = []proxyHop{{"/h11/", "HTTP/1.1"}}

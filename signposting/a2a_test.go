@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -12,9 +11,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/weblinking/weblink/internal/proctest"
 )
 
 // a2aInstall is how to get Apache, as .ci/run does.
@@ -47,7 +46,7 @@ var a2aModules = []string{"mpm_event", "authz_core", "mime", "headers", "alias",
 // benchmark's directory.
 func startA2A(t *testing.T) string {
 	bin := apacheBinary(t)
-	port := freePort(t)
+	port := proctest.FreePort(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	dir, err := os.MkdirTemp("", "a2a")
 	if err != nil {
@@ -100,61 +99,8 @@ DirectoryIndex index.html
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-d", dir, "-f", confFile, "-X", "-DFOREGROUND")
-	runApache(t, cmd, filepath.Join(dir, "error.log"), port)
+	proctest.Run(t, "apache2", cmd, filepath.Join(dir, "error.log"), port)
 	return base + "/2022/a2a-fair-metrics/"
-}
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// runApache starts cmd in its own process group, stops it when the test
-// ends, and waits until port accepts connections.
-func runApache(t *testing.T, cmd *exec.Cmd, logFile string, port int) {
-	t.Helper()
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting apache2: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-	})
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			conn.Close()
-			return
-		}
-		select {
-		case err := <-exited:
-			logged, _ := os.ReadFile(logFile)
-			t.Fatalf("apache2 exited before listening on %s: %v\n%s\n%s", addr, err, out.String(), logged)
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			logged, _ := os.ReadFile(logFile)
-			t.Fatalf("apache2 is not listening on %s after 20 s\n%s\n%s", addr, out.String(), logged)
-		}
-	}
 }
 
 // a2aCases are the expectations of TestA2A, one per case of the benchmark,
