@@ -209,7 +209,7 @@ func arrayIndex(tok string) (int, error) {
 func (r *jsonReader) token() (json.Token, error) {
 	tok, err := r.dec.Token()
 	if err != nil {
-		return nil, err
+		return bigNumber(err)
 	}
 	switch tok {
 	case json.Delim('{'), json.Delim('['):
@@ -221,6 +221,20 @@ func (r *jsonReader) token() (json.Token, error) {
 		r.open = r.open[:len(r.open)-1]
 	}
 	return tok, nil
+}
+
+// bigNumber returns the token of a number that Token read but could not
+// make a float64 (1e400: valid JSON, RFC 8259 §6), which the decoder has
+// consumed, so that it is skipped as any number; other errors are
+// returned as they are.
+func bigNumber(err error) (json.Token, error) {
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		if n, ok := strings.CutPrefix(ute.Value, "number "); ok {
+			return json.Number(n), nil
+		}
+	}
+	return nil, err
 }
 
 // skip reads the next value of r.dec without decoding it: a scalar as a

@@ -81,10 +81,13 @@ type linkContext struct {
 
 // check applies the rules of the context's kind and those of every link.
 func (c *linkContext) check(p *problems) {
+	checked := map[string]bool{} // a link of several relation types is in several lists
 	for _, rel := range relations {
 		ls := c.links[rel]
 		for i := range ls {
-			c.checkLink(p, rel, &ls[i])
+			k := ls[i].String()
+			c.checkLink(p, rel, &ls[i], !checked[k])
+			checked[k] = true
 		}
 	}
 	switch {
@@ -97,12 +100,13 @@ func (c *linkContext) check(p *problems) {
 	}
 }
 
-// checkLink applies rules 10 and 11, and 3 and 4, to one link.
-func (c *linkContext) checkLink(p *problems, rel string, l *weblink.Link) {
-	if l.Type != "" && !isMediaType(l.Type) {
+// checkLink applies rules 3 and 4 to one link of relation type rel, and
+// rules 10 and 11 when first is set (the link's first relation type).
+func (c *linkContext) checkLink(p *problems, rel string, l *weblink.Link, first bool) {
+	if first && l.Type != "" && !isMediaType(l.Type) {
 		p.add(10, c.level, false, l, "type="+quote(l.Type)+" is not a media type: write type/subtype, such as \"text/csv\"")
 	}
-	if why := notAbsoluteURI(l.Target); why != "" {
+	if why := notAbsoluteURI(l.Target); first && why != "" {
 		p.add(11, c.level, false, l, "the target "+quote(l.Target)+" "+why)
 	}
 	if l.Type == "" && (rel == "describedby" || rel == "item") {

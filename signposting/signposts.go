@@ -115,7 +115,7 @@ func (s *Signposts) addLevel1(links weblink.Links, from source) {
 		s.sources = map[string]source{}
 	}
 	self := withoutFragment(s.URL)
-	seen := map[string]bool{} // within this serialisation
+	seen := map[string]int{} // within this serialisation
 	for i := range links {
 		l := links[i]
 		if l.Anchor != "" && withoutFragment(l.Anchor) != self {
@@ -127,11 +127,12 @@ func (s *Signposts) addLevel1(links weblink.Links, from source) {
 				continue
 			}
 			k := linkKey(rel, l, true)
-			if seen[k] {
-				s.notes.add(9, 1, true, &links[i], "the same "+rel+" link is written twice; it counts once: write it once")
+			if seen[k]++; seen[k] > 1 {
+				if seen[k] == 2 { // once, however many copies
+					s.notes.add(9, 1, true, &links[i], "the same "+rel+" link is written twice; it counts once: write it once")
+				}
 				continue
 			}
-			seen[k] = true
 			if s.sources[k] == 0 {
 				*field = append(*field, l)
 			}
@@ -145,14 +146,15 @@ func (s *Signposts) addLevel1(links weblink.Links, from source) {
 func (s *Signposts) addLevel2(docs []weblink.Links) {
 	all := map[string]bool{}
 	for _, links := range docs {
-		seen := map[string]bool{}
+		seen := map[string]int{}
 		for i := range links {
 			k := linkKey("", links[i], false)
-			if seen[k] {
-				s.notes.add(9, 2, true, &links[i], "the same link is in the linkset twice; it counts once: write it once")
+			if seen[k]++; seen[k] > 1 {
+				if seen[k] == 2 { // once, however many copies
+					s.notes.add(9, 2, true, &links[i], "the same link is in the linkset twice; it counts once: write it once")
+				}
 				continue
 			}
-			seen[k] = true
 			if !all[k] {
 				all[k] = true
 				s.Level2 = append(s.Level2, links[i])
