@@ -286,10 +286,12 @@ func TestNextURLAllocs(t *testing.T) {
 	}
 }
 
-// TestNextURLMemoryBound checks that NextURL allocates at most 8 bytes per
+// TestNextURLMemoryBound checks that NextURL allocates at most 32 bytes per
 // header byte for every memory shape at 4 MiB, in one field line and in
 // 1000, with no next link and with one in a field line after the rest:
-// finding the next link must not build every Link. (The next link goes in
+// finding the next link must not build every Link, only the one link-value
+// it reads at a time, whose own parameters may be most of the input (a
+// Param is 48 bytes; ";x" is 2: the worst shape costs 24 bytes a byte). (The next link goes in
 // a line of its own so that no shape swallows it: after "open brackets" in
 // the same line, its ">" would close the first "<", making the whole line
 // the target of one next link; TestNextURLHugeTarget covers that.)
@@ -311,8 +313,8 @@ func TestNextURLMemoryBound(t *testing.T) {
 					var ok bool
 					perByte := float64(memtest.Allocated(func() { _, ok = NextURL(resp) })) / float64(size)
 					t.Logf("%d lines: %.2f B/B", len(lines), perByte)
-					if perByte > 8 {
-						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 8", len(lines), perByte)
+					if perByte > 32 {
+						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 32", len(lines), perByte)
 					}
 					if wantOK := next != "" || tc.Name == "rel next" || tc.Name == "anchored next links"; ok != wantOK {
 						t.Errorf("%d lines: NextURL found a next link: %t, want %t", len(lines), ok, wantOK)
