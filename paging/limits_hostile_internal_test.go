@@ -45,4 +45,3 @@ func TestStoreSaysWaitZeroAfterRefusal(t *testing.T) {
 		t.Errorf("%d pages, %d requests, slept %v; want 1 page, 2 requests, 30s slept for the Retry-After", pages, requests, slept)
 	}
 }
-
