@@ -97,13 +97,22 @@ func (s *diskStore) path(key string) (string, string) {
 
 // Get reads the page stored under key. A file that is not a whole page
 // file of that key is an error, which paging reports, and the page is
-// fetched afresh.
+// fetched afresh. So is a file that is not a regular one (a symlink, or a
+// named pipe, whose open would wait for a writer for ever), which Put
+// then replaces.
 func (s *diskStore) Get(_ context.Context, key string) (paging.StoredPage, bool, error) {
 	path, full := s.path(key)
-	f, err := os.Open(path)
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return paging.StoredPage{}, false, nil
 	}
+	if err != nil {
+		return paging.StoredPage{}, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return paging.StoredPage{}, false, fmt.Errorf("page file %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return paging.StoredPage{}, false, err
 	}
