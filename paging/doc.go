@@ -256,9 +256,10 @@
 //     304's alone, never stored ones: a stored X-RateLimit-Remaining: 0
 //     makes nobody wait. A 304 from another URL than the stored page's
 //     (after a redirect), naming another entity tag (weak comparison), or
-//     giving a Content-Length other than the stored body's ends the
-//     iteration with an error wrapping [ErrNotModified]; the stored page is
-//     not yielded.
+//     giving a Content-Length other than the stored one (none stored: a
+//     chunked 200, or a gzip one that net/http decoded, is not compared)
+//     ends the iteration with an error wrapping [ErrNotModified]; the
+//     stored page is not yielded.
 //  23. A 200 to a GET with an ETag (an entity-tag of at most 512 bytes
 //     without control bytes) or a Last-Modified (an HTTP-date), each once,
 //     without Cache-Control: no-store or Vary: *, whose body is at most 8

@@ -133,11 +133,14 @@ func (m *memLimits) until() time.Time {
 // the shared store when there is one, else, or when the store fails (an
 // error reported to StoreErrors), from what the process knows. A store's
 // answer is bounded: a negative wait is none, a positive one at least
-// minStoreWait.
+// minStoreWait, and none shorter than the refusal the process knows of
+// itself (rule 12): a store that says "wait 0" does not send a request
+// that a Retry-After this iteration received asks to hold.
 func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
 	if s := p.limitStore; s != nil {
 		d, err := p.callStore(ctx, s.Take)
 		if err == nil {
+			d = max(d, p.limit.until().Sub(now))
 			if d > 0 {
 				return max(d, minStoreWait)
 			}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/weblinking/weblink/paging"
 )
@@ -96,13 +97,22 @@ func (s *diskStore) path(key string) (string, string) {
 
 // Get reads the page stored under key. A file that is not a whole page
 // file of that key is an error, which paging reports, and the page is
-// fetched afresh.
+// fetched afresh. So is a file that is not a regular one (a symlink, or a
+// named pipe, whose open would wait for a writer for ever), which Put
+// then replaces.
 func (s *diskStore) Get(_ context.Context, key string) (paging.StoredPage, bool, error) {
 	path, full := s.path(key)
-	f, err := os.Open(path)
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return paging.StoredPage{}, false, nil
 	}
+	if err != nil {
+		return paging.StoredPage{}, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return paging.StoredPage{}, false, fmt.Errorf("page file %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return paging.StoredPage{}, false, err
 	}
@@ -147,8 +157,13 @@ func decodePageFile(data []byte, key string) (pageFile, error) {
 
 // Put writes the page to a temporary file and renames it to its own, then
 // removes the least recently used files while the directory holds more
-// than its bound.
+// than its bound. A page whose key, URL or header is not UTF-8 (obs-text:
+// Latin-1 in a title or an entity tag) is not stored: JSON would write
+// U+FFFD for its bytes, and read back another page.
 func (s *diskStore) Put(_ context.Context, key string, p paging.StoredPage) error {
+	if !pageUTF8(key, p) {
+		return nil
+	}
 	path, full := s.path(key)
 	body, err := json.Marshal(pageFile{Key: full, URL: p.URL, Header: p.Header, Body: p.Body})
 	if err != nil {
@@ -173,6 +188,25 @@ func (s *diskStore) Put(_ context.Context, key string, p paging.StoredPage) erro
 		return s.evict()
 	}
 	return nil
+}
+
+// pageUTF8 reports whether key and the URL and header of p are UTF-8,
+// which a page file keeps as they are.
+func pageUTF8(key string, p paging.StoredPage) bool {
+	if !utf8.ValidString(key) || !utf8.ValidString(p.URL) {
+		return false
+	}
+	for name, values := range p.Header {
+		if !utf8.ValidString(name) {
+			return false
+		}
+		for _, v := range values {
+			if !utf8.ValidString(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // fileSize returns the size of the file at path, 0 when there is none.
