@@ -118,8 +118,8 @@
 //
 // # Credentials and fan-out
 //
-// These rules are numbered from 30, as weblink's own rules on origins and
-// credentials (rules 30 and 31 of package weblink, which they follow).
+// These rules follow package weblink's rules on origins and credentials
+// (rules 30 and 31 of package weblink).
 //
 //  15. A redirect keeps the header fields of req only to req's origin and
 //     its https upgrade (rule 30 of package weblink says when two hosts are one);
