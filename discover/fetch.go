@@ -83,11 +83,12 @@ func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // no other field of it. FollowLinksets has no effect on [HTML].
 func FollowLinksets() Option { return func(c *config) { c.followLinksets = true } }
 
-// Links GETs req with client (following redirects; nil means
-// http.DefaultClient) and returns the links of the resource: first the
-// links of every Link header field (RFC 8288 §3), resolved against the
-// final URL, then those of the body in document order, as the package
-// documentation's rules say. This is the precedence W3C Webmention §3.1.2
+// Links GETs req with client (nil means http.DefaultClient), following
+// redirects, and returns the links of the resource's header and body.
+//
+// The links of every Link header field (RFC 8288 §3), resolved against the
+// final URL, come first, then those of the body in document order (rules 8
+// and 9). This is the precedence W3C Webmention §3.1.2
 // and W3C WebSub §4 require, so
 //
 //	endpoint, ok := links.Rel("webmention")

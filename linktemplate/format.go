@@ -13,9 +13,9 @@ import (
 )
 
 // Format writes ts as a Link-Template field value (RFC 9652 §2), one
-// Structured Field List member per template (RFC 9651 §4.1.1), as rule 5
-// says: ASCII values as Strings, other parameter values as Display
-// Strings. It writes nothing and returns an error naming the template for
+// Structured Field List member per template, as rule 5 says.
+//
+// It writes nothing and returns an error naming the template for
 // what it cannot write faithfully (controls or non-ASCII in a template,
 // relation type, anchor or var-base; a parameter name that is not a
 // Structured Field key, or given twice; a Lang; invalid UTF-8). No

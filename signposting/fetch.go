@@ -16,9 +16,10 @@ import (
 )
 
 // Fetch GETs req with client (nil means http.DefaultClient), following
-// redirects, and returns the signposts of the resource: the Level 1 links
-// of its Link header and HTML <link> elements, and the Level 2 links of
-// the linksets they point to with rel="linkset", read with
+// redirects, and returns the signposts of the resource.
+//
+// Level 1 is read from its Link header and HTML <link> elements, Level 2
+// from the linksets they point to with rel="linkset", with
 // [discover.Links] and its bounds and credential rules (see the package
 // documentation). A 410 Gone response is a tombstone and is read like a
 // 200.
