@@ -24,10 +24,11 @@ type Problem struct {
 const maxProblems = 256
 
 // Check reports what the sender of the Link field value fieldValue should
-// fix, in input order, or nil when there is nothing. It is the strict
-// counterpart of Parse, for the links a server sends (weblink -check uses
-// it). Errors (Warning false) are what RFC 8288 and RFC 9110 forbid senders
-// or what Parse drops:
+// fix, in input order, or nil when there is nothing.
+//
+// It is the strict counterpart of Parse, for the links a server sends.
+// Errors (Warning false) are what RFC 8288 and RFC 9110 forbid senders or
+// what Parse drops:
 //
 //   - Everything Parse reports, at the same offsets: malformed link-values,
 //     which Parse drops, and title* or name* values that do not decode

@@ -42,7 +42,7 @@ type ExtValue struct {
 // an invalid UTF-8 sequence, an octet above 0x7F in US-ASCII, a hole such as
 // 0x81 in windows-1252, and 0x80-0x9F in ISO-8859-n, where those positions
 // are C1 controls rather than characters (they almost always mean UTF-8 or
-// windows-1252 text mislabelled, as in the tc2231 test attwithfn2231utf8-bad).
+// windows-1252 text mislabelled).
 //
 // The language, when present, must be a well-formed language tag (RFC 5646
 // §2.1: ASCII letters, digits and hyphens) as golang.org/x/text/language
@@ -114,13 +114,12 @@ func utf8Prefix(s string) (lang, rest string, ok bool) {
 	return "", "", false
 }
 
-// String returns v as an ext-value (RFC 8187 §3.2.1, RFC 5987 §3.2), always
-// in UTF-8 whatever v.Charset says, as RFC 8187 requires of producers:
-// "UTF-8'" + v.Lang + "'" followed by v.Value with every octet that is not an
-// attr-char written as an upper-case %HH escape. Invalid UTF-8 in v.Value is
-// replaced by U+FFFD first, so that the result always decodes. A v.Lang that
-// is not a well-formed language tag is left out, so the result is always an
-// ext-value, printable ASCII, that [ParseExtValue] accepts.
+// String returns v as an ext-value (RFC 8187 §3.2.1) in UTF-8, whatever
+// v.Charset says (rule 15).
+//
+// Invalid UTF-8 in v.Value is replaced by U+FFFD first, and a v.Lang that
+// is not a well-formed language tag is left out, so the result is always
+// printable ASCII that [ParseExtValue] accepts.
 func (v ExtValue) String() string {
 	var buf [128]byte
 	return string(v.appendTo(buf[:0]))

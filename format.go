@@ -17,32 +17,12 @@ import (
 )
 
 // String returns l as one link-value (RFC 8288 §3), safe to put in a header
-// field: the result is printable ASCII whatever l holds, so no value can end
-// the field, start another header or smuggle in a second link-value.
+// field whatever l holds (rule 16).
 //
-// The target and anchor are written as URIs: an IRI is converted with RFC
-// 3987 §3.1 (UTF-8, then percent-encoding), and any byte that cannot appear in
-// a URI-reference (space, <, >, ", controls) is percent-encoded. rel, anchor,
-// rev, title and type are always quoted-strings, as the most naive receivers
-// expect (rel="next"); hreflang, media and extension parameters are tokens
-// when they can be, quoted-strings otherwise. A title or extension parameter
-// that a quoted-string cannot carry (non-ASCII text, control characters, or a
-// language tag) is written as an RFC 8187 ext-value, title*=UTF-8'lang'...;
-// a parameter with an empty value is written bare ("; crossorigin").
-//
-// What cannot be written safely is left out or made safe, never passed
-// through: a [Param] whose name is not a token, ends in "*" or is one of the
-// link's own attribute names is omitted; non-ASCII and control characters in
-// rel, rev, hreflang, media and type are percent-encoded (lower-case %hh in
-// rel and rev, as [Parse] reads relation types back); invalid UTF-8 in a
-// title becomes U+FFFD; a language tag that is not well-formed is left out.
-// Validate reports each of these.
-//
-// Parameters come in this order: rel, anchor, rev, each hreflang, media,
-// title or title*, type, then Params in order. For a Link in the form [Parse]
-// produces, whose Target, Anchor, Rel, Rev, Hreflang, Media and Type are
-// printable ASCII with Target and Anchor URI-references, Parse(l.String())
-// gives l back.
+// Targets and anchors are written as URIs (rule 17), parameters quoted and
+// ordered as rules 18 and 19 say, and what cannot be written safely is left
+// out or made safe (rule 20; [Link.Validate] reports it). For a Link in the
+// form [Parse] produces, Parse(l.String()) gives l back (rule 21).
 func (l Link) String() string {
 	return string(l.appendTo(make([]byte, 0, l.sizeHint())))
 }

@@ -71,10 +71,11 @@ func (l Link) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-// Rel returns the first link that has the relation type rel, compared
-// case-insensitively (RFC 8288 §2.1.1), and whether there is one, whatever
-// its Anchor: for the next page of a response use [NextURL] or [Pages],
-// which pass over next links that are about another resource.
+// Rel returns the first link that has the relation type rel (rule 5), and
+// whether there is one.
+//
+// It does not look at the Anchor: for the next page of a response use
+// [NextURL], which passes over next links about another resource.
 // [Links.AllRel] returns every link with the relation type.
 //
 //	if license, ok := links.Rel("license"); ok { ... }
@@ -88,14 +89,13 @@ func (ls Links) Rel(rel string) (Link, bool) {
 	return Link{}, false
 }
 
-// Resolve returns a copy of ls whose Target and Anchor are resolved against
-// base with the algorithm of RFC 3986 §5.2, as RFC 8288 §3.1 and §3.2
-// require. The target is resolved against base, never against the anchor
-// (RFC 8288 §3.2). A Target or Anchor that net/url cannot parse is left as
-// written, as is every reference when base is nil. An empty Anchor stays
-// empty: it means the default context, which the caller knows. ls is not
-// modified. Links read from an application/link-format document (RFC 6690),
-// whose targets resolve against their anchor, are resolved by
+// Resolve returns a copy of ls whose Target and Anchor are resolved
+// against base (RFC 3986 §5.2), as rules 22 and 32 say.
+//
+// A Target or Anchor that net/url cannot parse is left as written, as is
+// every reference when base is nil; ls is not modified. Links of an
+// application/link-format document (RFC 6690), whose targets resolve
+// against their anchor, are resolved by
 // [github.com/weblinking/weblink/linkformat.Resolve] instead.
 func (ls Links) Resolve(base *url.URL) Links {
 	out, _ := ls.resolve(base)
@@ -139,12 +139,12 @@ func (ls Links) resolve(base *url.URL) (Links, error) {
 	return out, errors.Join(errs...)
 }
 
-// AllRel returns every link that has the relation type rel, compared
-// case-insensitively (RFC 8288 §2.1.1), in the order they were written, or
-// nil when there is none: all the alternate chains of an ACME certificate
-// (RFC 8555 §7.4.2), or every describedby of a Signposting landing page,
-// where [Links.Rel] gives only the first. The links are copies; ls is not
-// modified.
+// AllRel returns every link that has the relation type rel (rule 5), in
+// order, or nil when there is none.
+//
+// Use it where a relation type repeats: the alternate chains of an ACME
+// certificate (RFC 8555 §7.4.2), the describedby links of a Signposting
+// landing page. The links are copies; ls is not modified.
 func (ls Links) AllRel(rel string) Links {
 	n := 0
 	for i := range ls {

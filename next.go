@@ -8,14 +8,14 @@ import (
 	"github.com/weblinking/weblink/internal/weborigin"
 )
 
-// NextURL returns the target of the first link of resp with relation type
-// "next" (compared case-insensitively), from all its Link field lines,
-// resolved against the URL of the request that produced resp, after
-// redirects (RFC 8288 §3.1, RFC 3986 §5.2), and whether there is one. It is
-// for callers that page by hand; package paging uses the same rule. Unlike
-// [ParseResponse], it resolves against the request URL as it is, user
-// information included, so that a request to a relative next link
-// authenticates as the first request did.
+// NextURL returns the resolved URL of resp's next page, from its first
+// rel="next" link, and whether there is one.
+//
+// It is for callers that page by hand; package paging uses the same rule.
+// It reads every Link field line and resolves against the URL of the
+// request after redirects (RFC 8288 §3.1, RFC 3986 §5.2); unlike
+// [ParseResponse], user information included, so that a request to a
+// relative next link authenticates as the first request did.
 //
 // A next link with an anchor other than the page itself (or a fragment of
 // it) is about another resource and is passed over. It reports false when

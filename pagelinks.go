@@ -6,11 +6,12 @@ import (
 	"strings"
 )
 
-// PageLinks builds first, prev, next and last links (registered relation
-// types, RFC 8288 §2.1.1) for a paged collection at u, where query parameter param holds the page number (1-based) and last is
-// the last page. Other query parameters are kept; prev is omitted on page 1
-// and next on the last page. The links come in the order first, prev, next,
-// last; add them to a response with [Add]:
+// PageLinks builds first, prev, next and last links for page of a paged
+// collection at u, whose query parameter param holds the page number.
+//
+// Pages count from 1 and last is the last page. Other query parameters are
+// kept; prev is omitted on page 1 and next on the last page. The links come
+// in the order first, prev, next, last; add them to a response with [Add]:
 //
 //	weblink.Add(w.Header(), weblink.PageLinks(r.URL, "page", page, last)...)
 //

@@ -19,16 +19,10 @@ import (
 //	link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
 //	link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
 //
-// Parse follows the algorithm of RFC 8288 Appendix B.2 and B.3 with the
-// fixes listed in the package documentation: the comma between link-values
-// is consumed, commas inside <...> and quoted-strings do not separate, the
-// first rel, anchor, rev, media, title, title* and type count, title* and
-// other star parameters are decoded as RFC 8187 ext-values, and a malformed
-// link-value is dropped whole while the links around it are kept.
-//
-// The error is nil when nothing of the input was dropped. Otherwise it
-// reports every problem; errors.As finds a [*SyntaxError] whose Offset is the
-// byte of the first one. The links are returned either way.
+// Parse follows RFC 8288 Appendix B.2 and B.3 as rules 1 to 8 fix it: a
+// malformed link-value is dropped whole and the links around it are kept.
+// The error is nil when nothing was dropped (rule 9); the links are
+// returned either way.
 //
 // The strings of the returned links are substrings of fieldValue where no
 // unescaping or lower-casing was needed, so holding on to a Link keeps the
@@ -79,12 +73,13 @@ func (p *parser) parseHeader(h http.Header) (Links, error) {
 }
 
 // Parser parses Link field values like Parse and ParseHeader, reusing the
-// memory of its previous results: once it has parsed an input as large as
-// the present one, it makes no allocation for the links, their Rel, Rev
-// and Hreflang slices and their Params (strings that needed unescaping,
-// lower-casing or ext-value decoding are still allocated, as in Parse). It
-// is for hot paths that parse a header and let go of the result, such as
-// middleware and crawlers.
+// memory of its previous results, for hot paths such as middleware and
+// crawlers.
+//
+// Once it has parsed an input as large as the present one, it makes no
+// allocation for the links, their Rel, Rev and Hreflang slices and their
+// Params (strings that needed unescaping, lower-casing or ext-value
+// decoding are still allocated, as in Parse).
 //
 // The result of a call is valid only until the next call on the same
 // Parser, which overwrites it in place: copy what you keep beyond that
@@ -124,17 +119,14 @@ func (p *Parser) reset() {
 	*q = parser{links: q.links[:0], strs: q.strs[:0], params: q.params[:0], stars: q.stars[:0], errs: q.errs[:0]}
 }
 
-// ParseResponse parses the Link header fields of resp ([ParseHeader]) and
-// resolves every target and anchor against the URL of the request that
-// produced the response, after redirects (RFC 8288 §3.1 and §3.2, RFC 3986
-// §5.1.3). A base URI in the body is not used. The base is the target URI
-// of that request as RFC 9110 §4.2.4 and §7.1 define it: without the user
-// information and the fragment of the request URL, which are never sent, so
-// that a password in the URL a client fetched never shows up in the links
-// and an empty target means the resource itself. When resp.Request is nil,
-// the links are returned as written. A target or anchor that cannot be
-// parsed as a URI reference is left as written and reported as a
-// [*ResolveError].
+// ParseResponse parses the Link header fields of resp with [ParseHeader]
+// and resolves them against the URL that resp came from.
+//
+// The base URI is that of rule 23: the request's URL after redirects,
+// without user information and fragment (RFC 8288 §3.1, §3.2). When
+// resp.Request is nil, the links are returned as written. A target or
+// anchor that cannot be parsed as a URI reference is left as written and
+// reported as a [*ResolveError].
 func ParseResponse(resp *http.Response) (Links, error) {
 	if resp == nil {
 		return nil, errors.New("weblink: ParseResponse called with a nil *http.Response")

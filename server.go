@@ -64,27 +64,19 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 // Exactly one 103 is sent, because browsers act only on the first one. It
 // carries only the Link field: headers that an outer middleware set before
 // (Set-Cookie, for example) stay for the final response and are not sent in
-// the 103. The 103 goes only to requests over HTTP/2 or later, or over
-// HTTP/1.1 when they passed through [EarlyHintsHTTP1] (rule 25): a reverse
-// proxy that does not know 1xx responses takes a 103 for the final response
-// and breaks the page (nginx before 1.29 with proxy_http_version 1.1), and
-// browsers act on a 103 only over HTTP/2, so a request over HTTP/1.1 is
-// almost always a proxy's hop. No 103 is sent either when none of links is
-// such a hint; when the request is HTTP/1.0, whose clients must not get 1xx
-// responses (RFC 9110 §15.2); or when the request carries a Sec-Fetch-Mode
+// the 103. The 103 goes only where rule 25 allows it (HTTP/2 or later, or
+// HTTP/1.1 through [EarlyHintsHTTP1]). No 103 is sent either when none of
+// links is such a hint, or when the request carries a Sec-Fetch-Mode
 // field (W3C Fetch Metadata Request Headers) with a value other than
 // navigate: that is a browser fetching a subresource or calling fetch(),
 // and browsers use Early Hints only for navigations. Requests without the
 // field (curl, Go clients, browsers over plain HTTP to another host) get the
 // 103. The links go on the final response in every case.
 //
-// What a browser does with the 103 (docs/serving.md has the
-// measurements): it acts on it over HTTP/2 and ignores it over HTTP/1.1; it fetches a preloaded resource
-// early and uses that response for the page only when the response is
-// cacheable (give it Cache-Control, or it is downloaded a second time); and
-// a preloaded font needs the crossorigin parameter (Param{Name:
-// "crossorigin"}), as fonts load in CORS mode and a no-cors preload does not
-// serve them.
+// A browser uses a preloaded response only when it is cacheable (give it
+// Cache-Control, or it is downloaded twice), and a preloaded font needs the
+// crossorigin parameter (Param{Name: "crossorigin"}); docs/serving.md has
+// what browsers do with a 103.
 //
 // links is copied: changing the slice afterwards does not change what is
 // sent.
@@ -99,15 +91,10 @@ func EarlyHintsMiddleware(links ...Link) func(http.Handler) http.Handler {
 }
 
 // EarlyHintsFunc is [EarlyHintsMiddleware] with links chosen per request:
-// the page being rendered decides what to preload. For each request it calls
-// hints(r), once and before the handler, and then does what
-// EarlyHintsMiddleware(hints(r)...) does: one 103 (Early Hints) response
-// holding the returned links whose relation type is preload, preconnect or
-// modulepreload, under the same conditions (HTTP/2 or later, or HTTP/1.1
-// through [EarlyHintsHTTP1]; a navigation or no Sec-Fetch-Mode field), and
-// all the returned links added to the final response, as [Middleware] adds
-// them. When hints returns no such
-// link, no 103 is sent.
+// the page being rendered decides what to preload.
+//
+// For each request it calls hints(r), once and before the handler, and
+// then does what EarlyHintsMiddleware(hints(r)...) does.
 //
 // The returned [Links] are neither changed nor kept after the response, so
 // hints may return the same slice for many requests. hints runs on the
@@ -126,9 +113,10 @@ func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.H
 }
 
 // EarlyHints sends a 103 (Early Hints) interim response (RFC 8297) carrying
-// links, before the handler writes its final response. Browsers use it to
-// start preloading and preconnecting while the server is still working; see
-// [EarlyHintsMiddleware] for what Chromium does with it.
+// links, before the handler writes its final response.
+//
+// Browsers use it to start preloading and preconnecting while the server
+// is still working; see [EarlyHintsMiddleware] for what they need.
 //
 // The 103 holds only one Link field line with links: net/http sends the
 // whole current header map with an interim response, so EarlyHints sets
@@ -151,14 +139,8 @@ func EarlyHintsFunc(hints func(r *http.Request) Links) func(http.Handler) http.H
 // returns nil.
 //
 // Otherwise EarlyHints sends what it is told, over HTTP/1.1 too (rule 26);
-// the middlewares are more careful (rule 25). Over HTTP/1.1 the client is
-// rarely a browser that uses the 103 (Chromium ignores a 103 over HTTP/1.1)
-// and often a reverse proxy, and a proxy that does not know 1xx responses
-// takes the 103 for the final response: behind nginx before 1.29 with
-// proxy_http_version 1.1, a client gets the 103 and then no page at all.
-// Send a 103 over HTTP/1.1 only when every proxy in front passes 1xx
-// responses on (Apache's mod_proxy_http, Caddy; docs/serving.md has the
-// measured table).
+// the middlewares are more careful (rule 25). Send a 103 over HTTP/1.1 only
+// when every proxy in front passes 1xx responses on (docs/serving.md).
 func EarlyHints(w http.ResponseWriter, links ...Link) error {
 	if lw := findLinkWriter(w); lw != nil {
 		switch {
@@ -295,14 +277,12 @@ func (s *linkAdder) hints() Links {
 	return hints
 }
 
-// EarlyHintsHTTP1 returns h with the requests that pass through it allowed
-// to get the 103 (Early Hints) response of [EarlyHintsMiddleware] and
-// [EarlyHintsFunc] over HTTP/1.1 as well, not only over HTTP/2 or later
-// (rule 25). Use it for a server behind a reverse proxy that passes a 103
-// on, such as Apache's mod_proxy_http or Caddy, which talk HTTP/1.1 to the
-// server; never behind nginx before 1.29 with proxy_http_version 1.1, which
-// takes the 103 for the final response and breaks every page. HTTP/1.0
-// requests never get a 103 (RFC 9110 §15.2).
+// EarlyHintsHTTP1 returns h with its requests allowed to get the 103 of
+// [EarlyHintsMiddleware] and [EarlyHintsFunc] over HTTP/1.1 too (rule 25).
+//
+// Use it behind a reverse proxy that passes a 103 on, such as Apache's
+// mod_proxy_http or Caddy; never behind one that does not (nginx before
+// 1.29 with proxy_http_version 1.1), which breaks every page.
 //
 // It marks the request's context, so it must wrap the middleware, not the
 // other way round:

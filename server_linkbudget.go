@@ -9,39 +9,19 @@ import (
 )
 
 // MaxLinkBytes returns middleware that keeps the Link fields of every
-// response head written through it within n bytes, for the reverse proxies
-// and CDNs that refuse a larger head: nginx's default proxy_buffer_size is
-// one memory page (4 KiB), and a response head beyond it is a 502 (rules 27
-// and 28).
+// response head within n bytes, for proxies that refuse a larger head.
 //
-// Whenever a head is about to be written — the final one, when the handler
-// calls WriteHeader, Write, ReadFrom or Flush (one that can flush: under
-// http.TimeoutHandler, Flush writes nothing) or returns without writing,
-// and every informational (1xx) one, such as a 103 from [EarlyHints] or
-// [EarlyHintsMiddleware] — MaxLinkBytes adds up the lengths of the values
-// of its Link field lines: those of every header map key that is "Link" in
-// any case, since net/http also sends a key such as "link" set directly in
-// the map, taken in the order net/http writes them (keys sorted by their
-// bytes). At most n, the lines are left as they are, byte for byte. Beyond
-// n, they are replaced by one "Link" field line, written as
-// [Links.String] writes it, holding the longest prefix, in that order, of
-// their links whose Links.String is at most n bytes long; there is no Link
-// field when not even the first link fits. Malformed link-values (rule 8)
-// are dropped as well. n < 1 means no budget: the handler is returned
-// unchanged.
+// Each head, final or 1xx, is budgeted as rule 27 says: within n its Link
+// lines are left byte for byte; beyond it they become one Link line with
+// the longest prefix of their links that fits. Under http.TimeoutHandler,
+// Flush writes nothing and so budgets nothing. n < 1 means no budget: the
+// handler is returned unchanged.
 //
-// When anything was left out of a head, dropped (when not nil) is called
-// once for that head, with the request and the links left out, in order:
-// every link after the prefix, as [ParseHeader] reads them; a malformed
-// link-value is not a Link and is not in the list, so dropped may get no
-// links at all when only malformed link-values were dropped. It runs on
-// the handler's goroutine, before the head is written, and may be called
-// concurrently for different requests. If it panics, nothing of that head
-// has been written and the header map is unchanged: the panic propagates
-// from the call that was writing the head (the handler's WriteHeader,
-// Write, ReadFrom or Flush, or MaxLinkBytes's ServeHTTP when the handler
-// wrote nothing), and net/http's usual recovery ends the response without
-// a head.
+// dropped (when not nil) is called as rule 28 says, with the request and
+// the links left out, on the handler's goroutine, possibly concurrently
+// for different requests. If it panics, the panic propagates from the call
+// that was writing the head, and net/http's usual recovery ends the
+// response without a head.
 //
 // Place it outermost, so that it sees the links that every inner
 // middleware adds and those of the 103 responses:

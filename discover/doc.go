@@ -118,8 +118,8 @@
 //
 // # Credentials and fan-out
 //
-// These rules are numbered from 30, as weblink's own rules on origins and
-// credentials (rules 30 and 31 of package weblink, which they follow).
+// These rules follow package weblink's rules on origins and credentials
+// (rules 30 and 31 of package weblink).
 //
 //  15. A redirect keeps the header fields of req only to req's origin and
 //     its https upgrade (rule 30 of package weblink says when two hosts are one);
@@ -153,9 +153,8 @@
 //
 // Documents are read in one pass with the x/net/html tokenizer and
 // encoding/xml: time is linear in the input, memory proportional to the
-// links found and the longest tag, and no input makes the package panic
-// (fuzzed by FuzzHTML and FuzzFeed). MaxBytes bounds what a server can make
-// Links read. The HTML tokenizer is not the x/net/html tree builder
+// links found and the longest tag, and no input makes the package panic.
+// [MaxBytes] bounds what a server can make [Links] read. The HTML tokenizer is not the x/net/html tree builder
 // (html.Parse), whose known quadratic cases do not apply.
 //
 //  22. No error of the package carries a server's bytes raw: where

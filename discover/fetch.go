@@ -62,31 +62,33 @@ func configure(opts []Option) config {
 // are mostly written on <a>.
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
-// MaxBytes sets how many bytes of a body [Links] reads: of the resource,
-// and of the linksets [FollowLinksets] fetches together (rule 17); the
-// default is 4 MiB. A longer body is not read further: its links found so far are
+// MaxBytes sets how many bytes of a body [Links] reads (default 4 MiB):
+// of the resource, and of the linksets [FollowLinksets] fetches together
+// (rule 17). A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
-// FollowLinksets makes Links fetch the targets of the rel="linkset" links
-// it found (RFC 9264 §6) that share the origin of the resource's final URL,
-// each once (a URL reached through a redirect is not fetched again), and
-// append their links, with targets and anchors resolved
-// against the linkset's URL. Links in a linkset are not followed further.
-// At most 16 linksets are fetched, and at most MaxBytes of them are read
-// together; those left out are an error wrapping [ErrLinksetLimit], and
-// each linkset's problems are a [*FollowError] (rules 17 and 18).
+// FollowLinksets makes [Links] fetch the linksets its rel="linkset" links
+// point to (RFC 9264 §6) and append their links.
+//
+// Only linksets on the origin of the resource's final URL are fetched,
+// each once, and their links are resolved against the linkset's URL and not
+// followed further (rule 14). At most 16 linksets are fetched, and at most
+// MaxBytes of them are read together; those left out are an error wrapping
+// [ErrLinksetLimit], and each linkset's problems are a [*FollowError]
+// (rules 17 and 18).
 // The requests carry Accept: application/linkset+json,
 // application/linkset;q=0.9 and the User-Agent of the first request, and
 // no other field of it. FollowLinksets has no effect on [HTML].
 func FollowLinksets() Option { return func(c *config) { c.followLinksets = true } }
 
-// Links GETs req with client (following redirects; nil means
-// http.DefaultClient) and returns the links of the resource: first the
-// links of every Link header field (RFC 8288 §3), resolved against the
-// final URL, then those of the body in document order, as the package
-// documentation's rules say. This is the precedence W3C Webmention §3.1.2
+// Links GETs req with client (nil means http.DefaultClient), following
+// redirects, and returns the links of the resource's header and body.
+//
+// The links of every Link header field (RFC 8288 §3), resolved against the
+// final URL, come first, then those of the body in document order (rules 8
+// and 9). This is the precedence W3C Webmention §3.1.2
 // and W3C WebSub §4 require, so
 //
 //	endpoint, ok := links.Rel("webmention")

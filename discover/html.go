@@ -12,25 +12,14 @@ import (
 	"github.com/weblinking/weblink"
 )
 
-// HTML returns the links of an HTML document read from r: every <link>
-// element, and with the [Hyperlinks] option also every <a> and <area>
-// element, that has an href attribute and a non-empty rel attribute, in
-// document order, one Link each (HTML Living Standard §4.6.1, "links
-// created by link, a and area elements"). The rules are numbered in the
-// package documentation; in short:
+// HTML returns the links of an HTML document read from r, in document
+// order: its <link> elements, and with [Hyperlinks] its <a> and <area>.
 //
-//   - href is the Target, resolved against the document's base URL: the
-//     first <base href> of the document, itself resolved against base,
-//     which applies to every link, also those before it; without one,
-//     base. An empty href refers to the document (or the <base>).
-//   - rel and rev are split on ASCII whitespace and lower-cased; hreflang,
-//     media, title and type go to their fields; every other attribute but
-//     HTML's global attributes goes to Params, in attribute order. Of a
-//     repeated attribute the first counts, as in HTML tokenization.
-//   - Markup in comments, <template>, <script>, <style>, <textarea>,
-//     <title>, <noscript> (as a browser with scripting on reads it) and
-//     escaped text is not an element. Anchor stays "": the context is the
-//     document.
+// Rules 1 to 5 say what is read: an element with an href and a non-empty
+// rel is one Link (HTML Living Standard §4.6.1), its href resolved against
+// the document's first <base href> or else base; markup that HTML does not
+// make an element (comments, <template>, <script>, ...) is not a link.
+// Anchor stays "": the context is the document.
 //
 // r is read to its end, or to [MaxBytes] when that option is given; the
 // document is read as UTF-8 (wrap r in a decoder for other charsets, as

@@ -26,15 +26,15 @@ const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q
 // many and from which on. Test for it with errors.Is.
 var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 
-// FollowError is a problem of one linkset that [FollowLinksets] followed
-// (not to be confused with [weblink.LinksetError], a linkset document that
-// does not parse, which may be its Err):
-// the request failed, the answer was not 2xx (Err is a
-// [*paging.StatusError]), or the document was cut ([ErrTruncated]), not a
-// linkset or not well-formed. The error of [Links] joins one for each
-// such problem, so that a caller can tell a linkset's problems from the
-// resource's: a *paging.StatusError that is not inside a FollowError is
-// the resource's own status (rule 18).
+// FollowError is a problem of one linkset that [FollowLinksets] followed:
+// its request failed or its document could not be read (rule 18).
+//
+// Err is a [*paging.StatusError] for a status that is not 2xx, wraps
+// [ErrTruncated] for a cut document, and may be a [*weblink.LinksetError]
+// for one that does not parse. The error of [Links] joins one FollowError
+// for each such problem, so that a caller can tell a linkset's problems
+// from the resource's: a *paging.StatusError that is not inside a
+// FollowError is the resource's own status.
 type FollowError struct {
 	URL string // the linkset's URL, without userinfo and fragment
 	Err error  // the problem

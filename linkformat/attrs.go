@@ -11,10 +11,11 @@ import (
 	"github.com/weblinking/weblink/internal/quote"
 )
 
-// Values returns the values of every Param of l named name (compared ASCII
-// case-insensitively), each split on runs of ASCII whitespace, in document
-// order with repeats included, or nil when there are none (rule 4). It is
-// how the space-separated lists of the rt and if attributes are read (RFC
+// Values returns the values of every Param of l named name, each split on
+// ASCII whitespace, in document order, or nil when there are none.
+//
+// Names compare ASCII case-insensitively and repeats are kept (rule 4). It
+// is how the space-separated lists of the rt and if attributes are read (RFC
 // 6690 §3.1, §3.2):
 //
 //	rt="temperature-c sensor";rt=core.s  →  ["temperature-c" "sensor" "core.s"]
@@ -79,9 +80,10 @@ func isASCIISpace(c byte) bool {
 }
 
 // ContentFormats returns the CoAP Content-Format numbers of l's ct
-// attribute (RFC 7252 §7.2.1, rule 5): every token of every ct Param, the
-// quoted list ct="0 41", an unquoted one, or ct repeated, in order with
-// duplicates kept. A token that is not 1 to 5 ASCII digits with a value up
+// attribute (RFC 7252 §7.2.1), in order with duplicates kept.
+//
+// Every token of every ct Param counts (rule 5): the quoted list
+// ct="0 41", an unquoted one, or ct repeated. A token that is not 1 to 5 ASCII digits with a value up
 // to 65535 is skipped and named in the error; the numbers that parse are
 // returned either way. Without a ct, it returns nil, nil.
 func ContentFormats(l weblink.Link) ([]uint16, error) {

@@ -9,11 +9,10 @@
 // variables into a [weblink.Link], and [Template.Variables] names those
 // variables, resolved against var-base (RFC 9652 §2.1).
 //
-// Structured Fields are parsed and serialised by github.com/dunglas/httpsfv
-// (v1.1.2), which also handles the Display Strings of RFC 9651 §3.3.8
-// (%"..."). The URI Template expander is this package's own (RFC 6570 §3,
-// every level up to 4) and passes the whole uritemplate-test suite
-// (testdata/uritemplate-test).
+// Structured Fields are parsed and serialised by github.com/dunglas/httpsfv,
+// which also handles the Display Strings of RFC 9651 §3.3.8 (%"..."). The
+// URI Template expander is this package's own (RFC 6570 §3, every level up
+// to 4; docs/templates.md says which suites it passes).
 //
 // # Fields (RFC 9652 §2, RFC 9651)
 //

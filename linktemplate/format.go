@@ -13,9 +13,9 @@ import (
 )
 
 // Format writes ts as a Link-Template field value (RFC 9652 §2), one
-// Structured Field List member per template (RFC 9651 §4.1.1), as rule 5
-// says: ASCII values as Strings, other parameter values as Display
-// Strings. It writes nothing and returns an error naming the template for
+// Structured Field List member per template, as rule 5 says.
+//
+// It writes nothing and returns an error naming the template for
 // what it cannot write faithfully (controls or non-ASCII in a template,
 // relation type, anchor or var-base; a parameter name that is not a
 // Structured Field key, or given twice; a Lang; invalid UTF-8). No
@@ -44,7 +44,7 @@ func itemOf(t Template) (httpsfv.Item, error) {
 	if len(t.Rel) > 0 {
 		for _, r := range t.Rel {
 			if r == "" || strings.ContainsRune(r, ' ') {
-				return item, fmt.Errorf("relation type %s is empty or holds a space", strconv.Quote(r))
+				return item, fmt.Errorf("relation type %s is empty or holds a space; give each relation type its own Rel entry", strconv.Quote(r))
 			}
 			if err := checkString("relation type "+strconv.Quote(r), r); err != nil {
 				return item, err
@@ -81,11 +81,11 @@ func paramValue(name, value, lang string) (any, error) {
 	case !isKey(name):
 		return nil, fmt.Errorf("parameter name %s is not a Structured Field key (lower-case letters, digits, _ - . *, starting with a letter or *)", strconv.Quote(name))
 	case name == "rel" || name == "anchor" || name == "var-base":
-		return nil, fmt.Errorf("parameter %s belongs in the Template's own field, not in Params", name)
+		return nil, fmt.Errorf("parameter %s belongs in the Template's own field, not in Params; set that field", name)
 	case lang != "":
-		return nil, fmt.Errorf("parameter %s has Lang %s, which a Link-Template field cannot carry", name, strconv.Quote(lang))
+		return nil, fmt.Errorf("parameter %s has Lang %s, which a Link-Template field cannot carry; leave Lang empty", name, strconv.Quote(lang))
 	case !utf8.ValidString(value):
-		return nil, fmt.Errorf("parameter %s is not valid UTF-8", name)
+		return nil, fmt.Errorf("parameter %s is not valid UTF-8; correct its Value", name)
 	case ascii.IsPrint(value):
 		return value, nil
 	}

@@ -50,15 +50,15 @@ func TestFormatRefuses(t *testing.T) {
 		{"control in template", Template{Template: "/a\r\nSet-Cookie: x"}, "the template holds controls"},
 		{"non-ASCII template", Template{Template: "/café"}, "the template holds controls or non-ASCII"},
 		{"control in rel", Template{Template: "/a", Rel: []string{"x\ty"}}, "relation type"},
-		{"empty rel", Template{Template: "/a", Rel: []string{""}}, "empty or holds a space"},
-		{"rel with space", Template{Template: "/a", Rel: []string{"a b"}}, "empty or holds a space"},
+		{"empty rel", Template{Template: "/a", Rel: []string{""}}, "empty or holds a space; give each relation type its own Rel entry"},
+		{"rel with space", Template{Template: "/a", Rel: []string{"a b"}}, "empty or holds a space; give each relation type its own Rel entry"},
 		{"control in anchor", Template{Template: "/a", Anchor: "#\x00"}, "the anchor"},
 		{"non-ASCII var-base", Template{Template: "/a", VarBase: "/vär/"}, "the var-base"},
 		{"param name not a key", Template{Template: "/a", Params: []weblink.Param{{Name: "Title", Value: "x"}}}, "not a Structured Field key"},
-		{"param named rel", Template{Template: "/a", Params: []weblink.Param{{Name: "rel", Value: "x"}}}, "own field"},
+		{"param named rel", Template{Template: "/a", Params: []weblink.Param{{Name: "rel", Value: "x"}}}, "own field, not in Params; set that field"},
 		{"param twice", Template{Template: "/a", Params: []weblink.Param{{Name: "hreflang", Value: "en"}, {Name: "hreflang", Value: "de"}}}, "given twice"},
-		{"param with Lang", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "x", Lang: "en"}}}, "Lang"},
-		{"invalid UTF-8", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "\xff"}}}, "not valid UTF-8"},
+		{"param with Lang", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "x", Lang: "en"}}}, "cannot carry; leave Lang empty"},
+		{"invalid UTF-8", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "\xff"}}}, "not valid UTF-8; correct its Value"},
 	} {
 		got, err := Format(Template{Template: "/ok"}, tt.t)
 		if err == nil || got != "" || !strings.Contains(err.Error(), tt.msg) || !strings.Contains(err.Error(), "template 2") {

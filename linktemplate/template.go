@@ -20,14 +20,14 @@ type Template struct {
 	Params   []weblink.Param // other target attributes, in order; a Display String decoded into Value (Lang "")
 }
 
-// Expand expands Template and Anchor with the values of vars (RFC 6570 §3,
-// every level up to 4; RFC 9652 §2) and returns the link they make. A
-// variable is looked up by its name as written in the template (not
+// Expand expands Template and Anchor with the values of vars (RFC 6570 §3;
+// RFC 9652 §2) and returns the link they make.
+//
+// A variable is looked up by its name as written in the template (not
 // resolved against VarBase). Rules 9 to 12 say which values are accepted
 // and how they are written: a string, a number, []string, [][2]string (an
-// associative array in order) or map[string]string (an associative array,
-// written in sorted order of its names); nil or a missing name is
-// undefined.
+// associative array in order) or map[string]string (written in sorted
+// order of its names); nil or a missing name is undefined.
 //
 // The link has Target and Anchor expanded (relative references stay
 // relative: resolve them with [weblink.Links.Resolve] against the context
@@ -74,8 +74,9 @@ func (t Template) Expand(vars map[string]any) (weblink.Link, error) {
 }
 
 // Variables returns the names of the variables of Template and then of
-// Anchor, in order of first appearance, each once (rule 13). When VarBase
-// is set, each name is a reference resolved against it (RFC 9652 §2.1,
+// Anchor, in order of first appearance, each once (rule 13).
+//
+// When VarBase is set, each name is a reference resolved against it (RFC 9652 §2.1,
 // RFC 3986 §5.2): with VarBase "https://example.org/vars/", the variable
 // widget_id is "https://example.org/vars/widget_id". A VarBase that is
 // itself relative gives relative names ("vars/" gives "vars/widget_id",

@@ -9,8 +9,9 @@ import (
 	"github.com/weblinking/weblink/internal/ascii"
 )
 
-// Check returns every way in which s breaks the profile, Level 1 first:
-// the problems found while reading (rules 2, 9, 13, 15, 17 to 19) and
+// Check returns every way in which s breaks the profile, Level 1 first.
+//
+// It lists the problems found while reading (rules 2, 9, 13, 15, 17 to 19) and
 // those of the links' cardinalities and attributes (the other rules of
 // the package documentation), each once with the link at fault. A nil
 // slice means s is Level 2 without a warning. Check does not change s.

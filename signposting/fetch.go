@@ -10,14 +10,16 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
 	"github.com/weblinking/weblink/internal/linksource"
+	quoted "github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/paging"
 )
 
 // Fetch GETs req with client (nil means http.DefaultClient), following
-// redirects, and returns the signposts of the resource: the Level 1 links
-// of its Link header and HTML <link> elements, and the Level 2 links of
-// the linksets they point to with rel="linkset", read with
+// redirects, and returns the signposts of the resource.
+//
+// Level 1 is read from its Link header and HTML <link> elements, Level 2
+// from the linksets they point to with rel="linkset", with
 // [discover.Links] and its bounds and credential rules (see the package
 // documentation). A 410 Gone response is a tombstone and is read like a
 // 200.
@@ -30,6 +32,14 @@ import (
 // links of the response's header, and the error wraps a
 // [*paging.StatusError].
 func Fetch(ctx context.Context, client *http.Client, req *http.Request) (*Signposts, error) {
+	switch {
+	case ctx == nil:
+		return nil, errors.New("signposting: Fetch needs a non-nil context; use context.Background() if there is none")
+	case req == nil || req.URL == nil:
+		return nil, errors.New("signposting: Fetch needs a request with a URL; create it with http.NewRequestWithContext")
+	case req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead:
+		return nil, fmt.Errorf("signposting: %s %s not sent: Fetch sends GET or HEAD requests", req.Method, quoted.URL(req.URL))
+	}
 	var sources []string
 	r := reader{hook: readhook.Hook{ReadStatus: http.StatusGone}}
 	r.hook.ParseLinkset = r.parseLinkset

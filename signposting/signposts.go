@@ -50,7 +50,9 @@ type Problem struct {
 }
 
 // FromLinks returns the Level 1 signposts of resource (an absolute URL)
-// among links, as found in its Link header or HTML: relative targets are
+// among links, as found in its Link header or HTML.
+//
+// Relative targets are
 // resolved against resource, links whose anchor names another context
 // are left out, and a link given twice is kept once and noted for
 // [Signposts.Check] (rule 9). Level2 stays empty: FromLinks fetches
