@@ -46,6 +46,41 @@ type bodyPointer struct {
 	err error
 }
 
+// linkFinder is the role that finds the next link of each page of an
+// iteration: in its Link header ([headerLinks]), or, with NextInBody, in
+// its body when the header has none ([*bodyLinks], rule 28).
+type linkFinder interface {
+	// read is given each 2xx page before it is yielded, its body unread;
+	// it may read the body, and puts back what it read (rule 30).
+	read(resp *http.Response)
+	// next returns the next link of prev, a page given to read, or nil
+	// when prev is the last page.
+	next(prev *http.Response) (*url.URL, error)
+}
+
+// linkFinder returns the finder of next links for one iteration: a new
+// one each time, as a bodyLinks remembers the latest page.
+func (c *config) linkFinder() linkFinder {
+	if c.inBody != nil {
+		return &bodyLinks{ptr: c.inBody.ptr}
+	}
+	return headerLinks{}
+}
+
+// headerLinks finds next links in the Link header only (nextLink).
+type headerLinks struct{}
+
+func (headerLinks) read(*http.Response) {}
+
+func (headerLinks) next(prev *http.Response) (*url.URL, error) { return nextLink(prev) }
+
+// bodyLinks finds next links in the Link header, and in the body, at ptr,
+// of a page whose header has none (NextInBody).
+type bodyLinks struct {
+	ptr  pointer
+	last bodyLink // the next link the latest page's body gave
+}
+
 // bodyLink is the next link that a page's body gave, or the error that
 // reading it did.
 type bodyLink struct {
@@ -54,29 +89,23 @@ type bodyLink struct {
 	err  error
 }
 
-// readNextInBody reads the next link of resp, a 2xx page the pager is about
-// to yield, from its body when NextInBody asks for it and its Link header
-// has none (rule 28), and puts back what it read (rule 30). It returns
-// resp.
-func (p *pager) readNextInBody(resp *http.Response, err error) *http.Response {
-	if err != nil || p.cfg.inBody == nil {
-		return resp
-	}
+// read reads the next link of resp from its body when its Link header has
+// none (rule 28), and puts back what it read (rule 30).
+func (b *bodyLinks) read(resp *http.Response) {
 	if _, ok := weblink.NextURL(resp); ok {
-		return resp
+		return
 	}
-	u, err := bodyNextLink(resp, p.cfg.inBody.ptr)
+	u, err := bodyNextLink(resp, b.ptr)
 	if u != nil || err != nil {
-		p.body = bodyLink{page: resp, u: u, err: err}
+		b.last = bodyLink{page: resp, u: u, err: err}
 	}
-	return resp
 }
 
-// nextLink is the package's nextLink of prev, or the link that prev's body
-// gave (readNextInBody).
-func (p *pager) nextLink(prev *http.Response) (*url.URL, error) {
-	if p.body.page != nil && p.body.page == prev {
-		return p.body.u, p.body.err
+// next is the package's nextLink of prev, or the link that prev's body
+// gave (read).
+func (b *bodyLinks) next(prev *http.Response) (*url.URL, error) {
+	if b.last.page != nil && b.last.page == prev {
+		return b.last.u, b.last.err
 	}
 	return nextLink(prev)
 }

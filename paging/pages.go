@@ -248,7 +248,7 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{req: req, cfg: cfg, limit: cfg.limit, limitStore: cfg.limitStore}
+		p := pager{req: req, cfg: cfg, limit: cfg.limit, limitStore: cfg.limitStore, links: cfg.linkFinder()}
 		if p.limit == nil {
 			p.limit = new(memLimits)
 		}
@@ -289,8 +289,9 @@ type pager struct {
 	limit      *memLimits      // the rate limit as this process knows it: the iteration's own, or a RateLimiter's
 	limitStore LimitStore      // the rate limit as every process sharing it knows it; nil: none
 	budget     *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
-	body       bodyLink        // the next link the latest page's body gave (NextInBody)
+	links      linkFinder      // where the next links are: the Link header, or also the body (NextInBody)
 	reserved   bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
+	worker     bool            // a copy of the pager for one of Parallel's workers (see parallelRun.work)
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -315,13 +316,18 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if n == 1 && err == nil && p.cfg.parallel > 1 && p.cfg.inBody == nil { // rule 35
+		if n == 1 && err == nil && p.cfg.parallel > 1 && p.predictable() {
 			var more bool
 			if resp, n, more = p.parallel(yield, resp); !more { // pages 1 to n
 				return
 			}
-		} else if !p.yieldPage(yield, p.readNextInBody(resp, err), err) || err != nil {
-			return
+		} else {
+			if err == nil {
+				p.links.read(resp)
+			}
+			if !p.yieldPage(yield, resp, err) || err != nil {
+				return
+			}
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
 			yield(nil, err)
@@ -417,7 +423,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
 		}
-		if resp.Request != req && p.visited != nil { // redirected; Parallel's workers leave it to the run
+		if resp.Request != req && !p.worker { // redirected; Parallel's workers leave it to the run
 			p.visited[weborigin.VisitKey(resp.Request.URL)] = true
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
@@ -481,10 +487,10 @@ const (
 // of the body, up to drainBytes for up to drainTime, so that the transport
 // can reuse the connection: a read that takes longer is ended by cancelling
 // the context of the page requests, which then gets a new one. Parallel's
-// workers, whose requests share the context of the run, have no
-// cancelReq: they close the body undrained.
+// workers, whose requests share the context of the run, close the body
+// undrained.
 func (p *pager) release(resp *http.Response, drain bool) {
-	if drain && p.cancelReq != nil && drainBody(resp, p.cancelReq) {
+	if drain && !p.worker && drainBody(resp, p.cancelReq) {
 		p.renewRequestContext()
 	}
 	resp.Body.Close()
@@ -534,7 +540,7 @@ func (p *pager) credentialsTo(o origin) bool {
 // nextRequest returns the request for the page after prev, the n-th page,
 // or nil when prev has no next link.
 func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
-	u, err := p.nextLink(prev)
+	u, err := p.links.next(prev)
 	if u == nil {
 		return nil, err
 	}

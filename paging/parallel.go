@@ -248,6 +248,13 @@ func lastLink(resp *http.Response) *url.URL {
 	return nil
 }
 
+// predictable reports whether the pages' next links can be predicted
+// from the first page's Link header: not with NextInBody (rule 35).
+func (p *pager) predictable() bool {
+	_, inBody := p.links.(*bodyLinks)
+	return !inBody
+}
+
 // predict returns the series of pages after first, the first page, that
 // Parallel requests ahead (rule 6), within MaxPages (rule 9).
 func (p *pager) predict(first *http.Response) (pageSeries, bool) {
@@ -467,6 +474,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 func (r *parallelRun) work() {
 	defer r.wg.Done()
 	w := *r.p
+	w.worker = true
 	w.ctx, w.reqCtx, w.cancelReq, w.visited, w.reserved = r.ctx, r.ctx, nil, nil, false
 	for j := range r.jobs {
 		r.results <- r.fetch(&w, j)
