@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -560,5 +561,90 @@ func TestWaitRateLimitsHugeReset(t *testing.T) {
 	r.check(t, pageItems(1), paging.ErrRateLimited)
 	if len(at) != 2 {
 		t.Errorf("%d requests, want 2", len(at))
+	}
+}
+
+// A server refusing every page once, asking for a short wait each time:
+// the waits add up over the pages until the next one would pass maxWait.
+func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
+	var mu sync.Mutex
+	var at []time.Time
+	a := newAPI(t, 10, nextOnly(10), refusing("", 1, http.StatusTooManyRequests,
+		map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.2"}, &at, &mu)) // seconds from now
+	start := time.Now()
+	var statuses []int
+	var last error
+	for resp, err := range paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(700*time.Millisecond)) {
+		if resp != nil {
+			statuses = append(statuses, resp.StatusCode)
+		}
+		last = err
+	}
+	d := time.Since(start)
+	// 0.2 s for each of pages 1-3 (0.6 s); page 4's would be 0.8 s > 0.7 s.
+	want := []int{200, 200, 200, 429}
+	if fmt.Sprint(statuses) != fmt.Sprint(want) || !errors.Is(last, paging.ErrRateLimited) || !errors.Is(last, paging.ErrStatus) {
+		t.Errorf("statuses %v, error %v; want %v and ErrRateLimited with its *StatusError", statuses, last, want)
+	}
+	if len(at) != 7 {
+		t.Errorf("%d requests, want 7", len(at))
+	}
+	if d < 550*time.Millisecond || d > 3*time.Second {
+		t.Errorf("took %v, want about 0.6 s", d)
+	}
+}
+
+// A 429 storm: every page refused twice. MaxPages counts pages, not
+// requests, and BeforeNext runs once per page.
+func TestWaitRateLimitsStormMaxPages(t *testing.T) {
+	var mu sync.Mutex
+	var at []time.Time
+	a := newAPI(t, 50, nextOnly(50), refusing("", 2, http.StatusServiceUnavailable, map[string]string{"Retry-After": "0"}, &at, &mu))
+	hooks := 0
+	r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(time.Second), paging.MaxPages(5),
+		paging.BeforeNext(func(*http.Response, *http.Request) error { hooks++; return nil })))
+	r.check(t, itemsUpTo(1, 5), paging.ErrMaxPages)
+	if len(at) != 15 || hooks != 4 || r.pages != 5 {
+		t.Errorf("%d requests, BeforeNext %d times, %d pages; want 15, 4, 5", len(at), hooks, r.pages)
+	}
+}
+
+// Hostile Retry-After and reset values: none makes Pages sleep, panic or
+// wait for a negative time; each is either a refusal waited out at once or
+// an ordinary *StatusError.
+func TestWaitRateLimitsHostileValues(t *testing.T) {
+	huge := strings.Repeat("9", 100000)
+	for _, tc := range []struct {
+		name   string
+		h      map[string]string
+		waited bool // ErrRateLimited (the doomed wait) rather than a plain *StatusError
+	}{
+		{"negative", map[string]string{"Retry-After": "-5"}, false},
+		{"garbage", map[string]string{"Retry-After": "soon"}, false},
+		{"fraction", map[string]string{"Retry-After": "1.5"}, false},
+		{"100000 digits", map[string]string{"Retry-After": huge}, true},
+		{"year 9999", map[string]string{"Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"}, true},
+		{"reset 1e30", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1e30"}, false},
+		{"reset 1e30 in digits", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1000000000000000000000000000000"}, true},
+		{"reset far future", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(100*365*24*time.Hour).Unix(), 10)}, true},
+		{"reset negative", map[string]string{"RateLimit-Remaining": "0", "RateLimit-Reset": "-1"}, false},
+		{"remaining -0", map[string]string{"RateLimit-Remaining": "-0", "RateLimit-Reset": "1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var at []time.Time
+			// 403, not 429: a 429 that says no usable wait is backed off
+			// (rule 1), a 403 whose body does not say "rate limit" is not.
+			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 403, tc.h, &at, &mu))
+			start := time.Now()
+			r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(time.Hour)))
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			var se *paging.StatusError
+			if !errors.As(r.err, &se) || se.StatusCode != 403 || errors.Is(r.err, paging.ErrRateLimited) != tc.waited || len(at) != 1 {
+				t.Errorf("error %v after %d requests; want a *StatusError 403, ErrRateLimited %v, 1 request", r.err, len(at), tc.waited)
+			}
+		})
 	}
 }
