@@ -6,67 +6,19 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/weblinking/weblink/paging"
 )
 
-// bodyPage is a page of bodyAPI: its Link header and body, where "{base}"
-// stands for the server's URL, and its status (0: 200).
-type bodyPage struct {
-	link, body string
-	status     int
-}
-
-// bodyAPI serves pages by their request URI, and records the requests.
-type bodyAPI struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-	auth []string
-}
-
-func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
-	t.Helper()
-	a := &bodyAPI{}
-	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, r.URL.RequestURI())
-		a.auth = append(a.auth, r.Header.Get("Authorization"))
-		a.mu.Unlock()
-		p, ok := pages[r.URL.RequestURI()]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if p.link != "" {
-			w.Header().Set("Link", strings.ReplaceAll(p.link, "{base}", a.URL))
-		}
-		if p.status != 0 {
-			w.WriteHeader(p.status)
-		}
-		io.WriteString(w, strings.ReplaceAll(p.body, "{base}", a.URL))
-	}))
-	t.Cleanup(a.Close)
-	return a
-}
-
-func (a *bodyAPI) requests() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.seen)
-}
-
 // bodyPages ranges over Pages from path with opts, checking that each
 // page's body reads whole from its first byte as served (rule 30), and
 // returns the request URIs of the pages yielded and the error.
-func bodyPages(t *testing.T, a *bodyAPI, pages map[string]bodyPage, path string, opts ...paging.Option) ([]string, error) {
+func bodyPages(t *testing.T, a *api, pages map[string]bodyPage, path string, opts ...paging.Option) ([]string, error) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, a.URL+path, nil)
 	var got []string
@@ -275,11 +227,11 @@ func TestNextInBody(t *testing.T) {
 			case tc.msg != "" && (err == nil || !strings.Contains(err.Error(), tc.msg)):
 				t.Errorf("rule %d: error %v, want one saying %q", tc.rule, err, tc.msg)
 			}
-			if tc.want == nil && len(a.requests()) > 0 {
-				t.Errorf("rule %d: %d requests sent with an invalid pointer", tc.rule, len(a.requests()))
+			if tc.want == nil && len(a.uris()) > 0 {
+				t.Errorf("rule %d: %d requests sent with an invalid pointer", tc.rule, len(a.uris()))
 			}
 			if tc.rule == 35 {
-				if reqs := a.requests(); !slices.Equal(reqs, tc.want) {
+				if reqs := a.uris(); !slices.Equal(reqs, tc.want) {
 					t.Errorf("requests %q, want one per page, in order: %q", reqs, tc.want)
 				}
 			}

@@ -21,29 +21,6 @@ import (
 	"github.com/weblinking/weblink/paging"
 )
 
-// collectItems ranges over seq and returns the items yielded before the
-// error, and the error, checking that nothing follows the error.
-func collectItems[T any](t *testing.T, seq func(func(T, error) bool)) ([]T, error) {
-	t.Helper()
-	var items []T
-	var got error
-	for item, err := range seq {
-		if got != nil {
-			t.Fatalf("yielded (%v, %v) after the error %v", item, err, got)
-		}
-		if err != nil {
-			var zero T
-			if !equalAny(item, zero) {
-				t.Errorf("error %v yielded with item %v, want the zero value", err, item)
-			}
-			got = err
-			continue
-		}
-		items = append(items, item)
-	}
-	return items, got
-}
-
 func equalAny[T any](a, b T) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
 func TestItems(t *testing.T) {

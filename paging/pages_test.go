@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -27,175 +26,6 @@ import (
 	"github.com/weblinking/weblink/internal/rawpeer"
 	"github.com/weblinking/weblink/paging"
 )
-
-// perPage is the number of items on each page of an api.
-const perPage = 3
-
-// api is a real HTTP server with a paginated collection: GET .../items?page=P
-// (any path ending in /items) answers a JSON array of the item numbers of
-// page P, with the Link field lines links returns. It records every request
-// and counts its open connections.
-type api struct {
-	*httptest.Server
-	mu       sync.Mutex
-	seen     []seenRequest
-	open     atomic.Int64 // connections accepted and not yet closed
-	accepted atomic.Int64 // connections accepted
-}
-
-type seenRequest struct {
-	Method string
-	Host   string
-	URI    string // path and query
-	Header http.Header
-}
-
-// newAPI starts an api with pages pages. wrap, if given, wraps the items
-// handler (to add routes, errors or delays).
-func newAPI(t *testing.T, pages int, links func(base string, page int) []string, wrap ...func(http.Handler) http.Handler) *api {
-	t.Helper()
-	a := &api{}
-	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, err := strconv.Atoi(r.URL.Query().Get("page"))
-		if !strings.HasSuffix(r.URL.Path, "/items") || err != nil || page < 1 || page > pages {
-			http.NotFound(w, r)
-			return
-		}
-		for _, l := range links(a.URL, page) {
-			w.Header().Add("Link", l)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(pageItems(page))
-	})
-	for _, f := range wrap {
-		h = f(h)
-	}
-	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, seenRequest{Method: r.Method, Host: r.Host, URI: r.URL.RequestURI(), Header: r.Header.Clone()})
-		a.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
-	a.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		switch s {
-		case http.StateNew:
-			a.open.Add(1)
-			a.accepted.Add(1)
-		case http.StateClosed, http.StateHijacked:
-			a.open.Add(-1)
-		}
-	}
-	a.Start()
-	t.Cleanup(a.Close)
-	return a
-}
-
-// requests returns the requests the api has received so far.
-func (a *api) requests() []seenRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.seen)
-}
-
-// uris returns the path and query of each request received so far.
-func (a *api) uris() []string {
-	var out []string
-	for _, r := range a.requests() {
-		out = append(out, r.URI)
-	}
-	return out
-}
-
-// pageItems returns the item numbers on page p.
-func pageItems(p int) []int {
-	items := make([]int, perPage)
-	for i := range items {
-		items[i] = (p-1)*perPage + i + 1
-	}
-	return items
-}
-
-// itemsUpTo returns the items of pages first to last.
-func itemsUpTo(first, last int) []int {
-	var out []int
-	for p := first; p <= last; p++ {
-		out = append(out, pageItems(p)...)
-	}
-	return out
-}
-
-// nextOnly returns a links function with one absolute rel="next" link on
-// every page but the last.
-func nextOnly(pages int) func(string, int) []string {
-	return func(base string, p int) []string {
-		if p == pages {
-			return nil
-		}
-		return []string{fmt.Sprintf(`<%s/items?page=%d>; rel="next"`, base, p+1)}
-	}
-}
-
-// result is what ranging over a Pages sequence gave.
-type result struct {
-	items []int // decoded from every page yielded without error
-	pages int   // responses yielded, with or without error
-	err   error // the error yielded, nil if none
-}
-
-// collect ranges over seq, decoding every page, and checks that nothing is
-// yielded after an error.
-func collect(t *testing.T, seq iter.Seq2[*http.Response, error]) result {
-	t.Helper()
-	var r result
-	for resp, err := range seq {
-		if r.err != nil {
-			t.Fatalf("yielded (%v, %v) after the error %v", resp, err, r.err)
-		}
-		if resp != nil {
-			r.pages++
-		}
-		if err != nil {
-			r.err = err
-			continue
-		}
-		var items []int
-		if err := json.NewDecoder(resp.Body).Decode(&items); err != nil {
-			t.Fatalf("page %d (%s): %v", r.pages, resp.Request.URL, err)
-		}
-		r.items = append(r.items, items...)
-	}
-	return r
-}
-
-// check fails t unless r has the given items and an error matching want
-// (nil: no error).
-func (r result) check(t *testing.T, items []int, want error) {
-	t.Helper()
-	if !slices.Equal(r.items, items) {
-		t.Errorf("items = %v, want %v", r.items, items)
-	}
-	if !errors.Is(r.err, want) {
-		t.Errorf("error = %v, want %v", r.err, want)
-	}
-}
-
-// getItems returns a GET request for page 1 of the items of base.
-func getItems(t *testing.T, base string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+"/items?page=1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
-// newClient returns a client with a transport of its own, closed with the
-// test.
-func newClient(t *testing.T) (*http.Client, *http.Transport) {
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr}, tr
-}
 
 func TestPagesGitHubStyle(t *testing.T) {
 	const pages = 7
@@ -277,24 +107,6 @@ func TestPagesRelativeLinksAfterRedirect(t *testing.T) {
 	}
 }
 
-// redirect returns a wrapper for an api handler that redirects from, a path
-// and query, to to, and answers 404 for other queries on the path of from.
-func redirect(from, to string) func(http.Handler) http.Handler {
-	path, _, _ := strings.Cut(from, "?")
-	return func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch {
-			case r.URL.RequestURI() == from:
-				http.Redirect(w, r, to, http.StatusMovedPermanently)
-			case r.URL.Path == path:
-				http.NotFound(w, r)
-			default:
-				items.ServeHTTP(w, r)
-			}
-		})
-	}
-}
-
 func TestPagesNextInSecondLinkLine(t *testing.T) {
 	a := newAPI(t, 4, func(base string, p int) []string {
 		lines := []string{fmt.Sprintf(`<%s/items?page=1>; rel="first", <%s/items?page=4>; rel="last"`, base, base)}
@@ -340,42 +152,6 @@ func TestPagesLoop(t *testing.T) {
 				t.Errorf("%d requests, want 4", got)
 			}
 		})
-	}
-}
-
-// credentials are request headers that must reach only the first origin:
-// the three net/http knows, the API keys of GitLab (PRIVATE-TOKEN) and
-// others, and a name of the caller's own, set under a lower-case key as
-// net/http sends it (rule 31 of package weblink).
-var credentials = []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Trace"}
-
-// withCredentials sets credentials and the header fields that go to every
-// origin on req.
-func withCredentials(req *http.Request) *http.Request {
-	req.Header.Set("Authorization", "Bearer secret")
-	req.Header.Set("Cookie", "session=secret")
-	req.Header.Set("Proxy-Authorization", "Basic c2VjcmV0")
-	req.Header["PRIVATE-TOKEN"] = []string{"glpat-secret"}
-	req.Header.Set("X-Api-Key", "secret")
-	req.Header.Set("Api-Key", "secret")
-	req.Header.Set("X-Auth-Token", "secret")
-	req.Header["x-trace"] = []string{"abc"}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "weblink-test")
-	return req
-}
-
-// checkCredentials fails t unless r carries the credentials exactly when
-// want is true, and always carries Accept and User-Agent.
-func checkCredentials(t *testing.T, r seenRequest, want bool) {
-	t.Helper()
-	for _, h := range credentials {
-		if got := r.Header.Get(h) != ""; got != want {
-			t.Errorf("%s %s: %s present = %v, want %v", r.Host, r.URI, h, got, want)
-		}
-	}
-	if r.Header.Get("Accept") != "application/json" || r.Header.Get("User-Agent") != "weblink-test" {
-		t.Errorf("%s %s: Accept %q, User-Agent %q, want application/json, weblink-test", r.Host, r.URI, r.Header.Get("Accept"), r.Header.Get("User-Agent"))
 	}
 }
 
@@ -677,22 +453,6 @@ func TestPagesBreakLeaksNothing(t *testing.T) {
 		}
 	}
 	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= goroutines })
-}
-
-// waitFor fails t unless cond becomes true within 5 seconds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	waitWithin(t, 5*time.Second, what, cond)
-}
-
-// waitWithin fails t unless cond becomes true within d.
-func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(d); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
 }
 
 func TestPagesMethodRejected(t *testing.T) {

@@ -2,20 +2,14 @@ package paging_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"math"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,74 +22,6 @@ import (
 	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/paging"
 )
-
-// numbered returns a links function for page-number paging as GitHub
-// sends it: first, next (but on the last page) and last, with per_page.
-func numbered(pages int) func(string, int) []string {
-	return func(base string, p int) []string {
-		link := func(p int, rel string) string {
-			return fmt.Sprintf(`<%s/items?page=%d&per_page=%d>; rel="%s"`, base, p, perPage, rel)
-		}
-		links := []string{link(1, "first")}
-		if p < pages {
-			links = append(links, link(p+1, "next"))
-		}
-		return append(links, link(pages, "last"))
-	}
-}
-
-// concurrency is a handler wrapper that counts the requests being handled
-// at once, each for delay(r) (stopping early when the client gives up),
-// and how many the client gave up.
-type concurrency struct {
-	now, max  atomic.Int64
-	cancelled atomic.Int64
-	delay     func(r *http.Request) time.Duration
-}
-
-func (c *concurrency) wrap(items http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := c.now.Add(1)
-		for m := c.max.Load(); n > m && !c.max.CompareAndSwap(m, n); m = c.max.Load() {
-		}
-		if c.delay != nil {
-			timer := time.NewTimer(c.delay(r))
-			select {
-			case <-timer.C:
-			case <-r.Context().Done():
-				timer.Stop()
-				c.cancelled.Add(1)
-			}
-		}
-		c.now.Add(-1) // before the answer: the client may send another once it has it
-		items.ServeHTTP(w, r)
-	})
-}
-
-// noLeak records the goroutines running now; the returned function closes
-// tr's idle connections and fails t unless the goroutines are back to that
-// number (polling, as net/http's end a moment after their connection).
-func noLeak(t *testing.T, tr *http.Transport) func() {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	return func() {
-		t.Helper()
-		tr.CloseIdleConnections()
-		waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
-	}
-}
-
-// pageOf returns the page number of a request URI.
-func pageOf(uri string) int {
-	_, q, _ := strings.Cut(uri, "?")
-	for _, e := range strings.Split(q, "&") {
-		if v, ok := strings.CutPrefix(e, "page="); ok {
-			n, _ := strconv.Atoi(v)
-			return n
-		}
-	}
-	return 0
-}
 
 // Rule 7: with slow pages answering at random, the pages come in order,
 // each requested once, and no more than n are requested at once.
@@ -1238,42 +1164,6 @@ func TestParallelStatusBodyTrickles(t *testing.T) {
 	}
 }
 
-// bodies is a RoundTripper that counts the response bodies it has handed
-// out and not seen closed.
-type bodies struct {
-	rt   http.RoundTripper
-	open atomic.Int64
-}
-
-func (b *bodies) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := b.rt.RoundTrip(req)
-	if err == nil {
-		b.open.Add(1)
-		resp.Body = &trackedClose{ReadCloser: resp.Body, open: &b.open}
-	}
-	return resp, err
-}
-
-// newCountingClient returns newClient's client and transport, with the
-// bodies counted.
-func newCountingClient(t *testing.T) (*http.Client, *http.Transport, *bodies) {
-	client, tr := newClient(t)
-	b := &bodies{rt: tr}
-	client.Transport = b
-	return client, tr, b
-}
-
-type trackedClose struct {
-	io.ReadCloser
-	open *atomic.Int64
-	once sync.Once
-}
-
-func (c *trackedClose) Close() error {
-	c.once.Do(func() { c.open.Add(-1) })
-	return c.ReadCloser.Close()
-}
-
 // Rule 7: a BeforeNext that panics, whether for the requests launched
 // with the first page or for one launched further on, leaves no response
 // body open: the page it was called with is closed too.
@@ -1830,101 +1720,6 @@ func TestParallelRandomStress(t *testing.T) {
 			}
 		})
 	}
-}
-
-// jsonServerInstall is how .ci/run installs json-server, which
-// TestParallelJSONServer runs.
-const jsonServerInstall = "npm install --prefix ~/.cache/weblink-ci json-server@0.17.4"
-
-// jsonServer returns the json-server command: $WEBLINK_JSON_SERVER, which
-// .ci/run sets, or where .ci/run installs it. Without it the test skips,
-// unless CI is set.
-func jsonServer(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("WEBLINK_JSON_SERVER")
-	if bin == "" {
-		cache, err := os.UserCacheDir()
-		if err == nil {
-			bin = filepath.Join(cache, "weblink-ci", "node_modules", ".bin", "json-server")
-		}
-	}
-	if _, err := os.Stat(bin); bin == "" || err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("json-server not found (%q); .ci/run installs it with %s", bin, jsonServerInstall)
-		}
-		t.Skipf("json-server not found (%q); install it with %s, or run .ci/run", bin, jsonServerInstall)
-	}
-	return bin
-}
-
-// inFlight is a RoundTripper that counts the requests it has in flight.
-type inFlight struct {
-	now, max atomic.Int64
-	rt       http.RoundTripper
-}
-
-func (f *inFlight) RoundTrip(req *http.Request) (*http.Response, error) {
-	n := f.now.Add(1)
-	defer f.now.Add(-1)
-	for m := f.max.Load(); n > m && !f.max.CompareAndSwap(m, n); m = f.max.Load() {
-	}
-	return f.rt.RoundTrip(req)
-}
-
-// jsonItem is an item of the collection that startJSONServer serves.
-type jsonItem struct {
-	ID   int    `json:"id"`
-	Name string `json:"name"`
-}
-
-// startJSONServer starts json-server on a loopback port with a database
-// of n items at /items, and returns its base URL and the items. It is
-// stopped when the test ends.
-func startJSONServer(t *testing.T, n int) (string, []jsonItem) {
-	t.Helper()
-	bin := jsonServer(t)
-	var db struct {
-		Items []jsonItem `json:"items"`
-	}
-	for i := 1; i <= n; i++ {
-		db.Items = append(db.Items, jsonItem{ID: i, Name: "item " + strconv.Itoa(i)})
-	}
-	dir := t.TempDir()
-	data, err := json.Marshal(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "db.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--quiet", "db.json")
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	// node starts in about a second; a loaded CI machine took more than 5.
-	waitWithin(t, time.Minute, "json-server to answer", func() bool {
-		resp, err := http.Get(base + "/items?_page=1&_limit=1")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
-	return base, db.Items
 }
 
 // TestParallelJSONServer pages a real page-number API, json-server 0.17.4,

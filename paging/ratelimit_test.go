@@ -263,39 +263,6 @@ func TestWaitRateLimitsGitLab(t *testing.T) {
 	}
 }
 
-// refusing returns a wrapper for an api handler that answers the first
-// times requests for page (for each page, counted apart, when page is "";
-// every request when times < 0) with status and the header fields of h
-// (values may use {now+D} for an HTTP-date D from now), and records when
-// each request came.
-func refusing(page string, times, status int, h map[string]string, at *[]time.Time, mu *sync.Mutex) func(http.Handler) http.Handler {
-	refused := map[string]int{}
-	return func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			*at = append(*at, time.Now())
-			p := r.URL.Query().Get("page")
-			refuse := (page == "" || p == page) && (times < 0 || refused[p] < times)
-			if refuse {
-				refused[p]++
-			}
-			mu.Unlock()
-			if !refuse {
-				items.ServeHTTP(w, r)
-				return
-			}
-			for k, v := range h {
-				if d, ok := httpDateIn(v); ok {
-					v = time.Now().Add(d).UTC().Format(http.TimeFormat)
-				}
-				w.Header().Set(k, v)
-			}
-			w.Header().Set("Link", `</items?page=99>; rel="next"`) // never followed: not 2xx
-			http.Error(w, "slow down", status)
-		})
-	}
-}
-
 // httpDateIn reads "{now+D}".
 func httpDateIn(v string) (time.Duration, bool) {
 	if len(v) < 7 || v[:5] != "{now+" || v[len(v)-1] != '}' {

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -526,36 +525,6 @@ func TestRevalidateBadPeer(t *testing.T) {
 	}
 }
 
-// bodyCounter is a RoundTripper that counts the bytes of response bodies
-// read from the network, and the requests sent with If-None-Match.
-type bodyCounter struct {
-	rt          http.RoundTripper
-	bytes       atomic.Int64
-	conditional atomic.Int64
-}
-
-func (c *bodyCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("If-None-Match") != "" {
-		c.conditional.Add(1)
-	}
-	resp, err := c.rt.RoundTrip(req)
-	if resp != nil {
-		resp.Body = countedBody{resp.Body, &c.bytes}
-	}
-	return resp, err
-}
-
-type countedBody struct {
-	io.ReadCloser
-	n *atomic.Int64
-}
-
-func (b countedBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.n.Add(int64(n))
-	return n, err
-}
-
 // TestRevalidateBigPage pages a page whose body is over 8 MiB: it streams
 // from the network as without Revalidate and is not stored.
 func TestRevalidateBigPage(t *testing.T) {
@@ -626,7 +595,7 @@ func TestRevalidateJSONServer(t *testing.T) {
 		t.Fatalf("json-server answered If-None-Match with %s, ETag %q, %d bytes; want 304, the same ETag, no body", resp.Status, resp.Header.Get("ETag"), len(body))
 	}
 
-	counter := &bodyCounter{rt: http.DefaultTransport}
+	counter := &bodies{rt: http.DefaultTransport}
 	client := &http.Client{Transport: counter}
 	store := paging.NewMemoryStore(1 << 20)
 	var storeErrs []error
