@@ -24,16 +24,14 @@ const (
 )
 
 // NextInBody makes [Pages] and [Items] take the next link of a page whose
-// Link header has none from the JSON value at pointer in its body, an RFC
-// 6901 JSON Pointer such as "/links/next" (JSON:API), "/_links/next/href"
-// (HAL), "/@odata.nextLink" (OData 4.0, Microsoft Graph) or "/nextLink"
-// (Azure). The value is the next link as a string, or a link object whose
-// "href" member is (rule 29); absent, null or "" there means the last
-// page. The link is checked as a header link is, and [Parallel] pages
-// one page at a time (rules 28 to 35).
+// Link header has none from the JSON value at pointer in its body.
 //
-// A pointer that is not a JSON Pointer makes Pages yield only an error,
-// which says what to write, before any request is sent.
+// The pointer is an RFC 6901 JSON Pointer such as "/links/next"
+// (JSON:API), "/_links/next/href" (HAL), "/@odata.nextLink" (OData 4.0,
+// Microsoft Graph) or "/nextLink" (Azure); the value there is the link, or
+// a link object with an "href" (see rules 28 to 35). A pointer that is
+// not a JSON Pointer makes Pages yield only an error, which says what to
+// write, before any request is sent.
 func NextInBody(pointer string) Option {
 	p, err := parsePointer(pointer)
 	return func(c *config) { c.inBody = &bodyPointer{ptr: p, err: err} }
@@ -275,17 +273,13 @@ func putBack(read []byte, body io.ReadCloser) io.ReadCloser {
 }
 
 // JSONItemsAt returns a decode function for [Items] that decodes the JSON
-// array at pointer in a page's body, an RFC 6901 JSON Pointer such as
-// "/data" (JSON:API), "/value" (OData, Microsoft Graph, Azure), "/items"
-// (GitHub's search) or "/_embedded/orders" (HAL). Absent or null at
-// pointer is no items; the pointer "" is the whole body, as [JSONItems].
+// array at pointer, an RFC 6901 JSON Pointer, in a page's body.
 //
-// It streams as JSONItems does (rules 33 and 34): the members before the array are
-// skipped token by token, not decoded, the array is decoded one element at
-// a time, and the rest of the body is read to its end and checked, in time
-// linear in the page. An empty body, a 204 or the answer to a HEAD
-// request are no items, as for JSONItems; a pointer that is not a JSON
-// Pointer is an error, which says what to write, for every page.
+// The pointer is, for example, "/data" (JSON:API), "/value" (OData,
+// Microsoft Graph, Azure), "/items" (GitHub's search) or
+// "/_embedded/orders" (HAL); "" is the whole body, as [JSONItems]. It
+// streams as JSONItems does, and absent or null at pointer is no items
+// (see rules 32 to 34).
 func JSONItemsAt[T any](pointer string) func(*http.Response) ([]T, error) {
 	ptr, perr := parsePointer(pointer)
 	return func(resp *http.Response) ([]T, error) {

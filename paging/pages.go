@@ -56,15 +56,12 @@ var (
 )
 
 // StatusError is the error [Pages] yields together with a response whose
-// status code is not 2xx. The response is yielded with it, so the caller can
-// still read the body, which often says what went wrong. Iteration stops
-// after it.
+// status code is not 2xx. Iteration stops after it.
 //
-// It also carries what the server said (rule 3), for [Items], which closes
-// the body, and for callers that only have the error: the response's header
-// and the first 2 KiB of its body, read before the response is yielded and
-// put back in front of the rest, so that resp.Body still reads from its
-// first byte. Both are as the peer sent them: [StatusError.Error] shows
+// The caller can still read the response's body, which often says what
+// went wrong. The error also carries the response's header and the first
+// 2 KiB of its body, for [Items], which closes the body, and for callers
+// that only have the error (see rule 3); [StatusError.Error] shows
 // neither. When ctx or req.Context() is done during that read, the error
 // yielded wraps the StatusError and the context's error.
 type StatusError struct {
@@ -76,8 +73,10 @@ type StatusError struct {
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
-// Error". Both come from the remote peer (the URL through redirects and next
-// links), so the message never carries them raw: a status with anything but
+// Error", never raw (see rule 36).
+//
+// Both come from the remote peer (the URL through redirects and next
+// links): a status with anything but
 // printable ASCII (terminal escapes, C1 controls, bidi overrides, invalid
 // UTF-8) or longer than 64 bytes is quoted and shortened too, as in
 // answered "500 \x1b[2J".
@@ -93,9 +92,14 @@ func (e *StatusError) Error() string {
 // finds every [*StatusError].
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
-// Option configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits],
-// [RateLimiter.Option] or [Parallel]. A nil Option is ignored.
+// Option configures [Pages] and [Items]. A nil Option is ignored.
+//
+// The options are [MaxPages], [AllowCrossOrigin] and [BeforeNext] (which
+// pages are followed), [WaitRateLimits] and [RateLimiter.Option] (of
+// [NewRateLimiter] or [NewSharedRateLimiter]: rate limits), [Parallel]
+// (pages requested ahead), [Revalidate] (conditional requests),
+// [StoreErrors] (the errors of a [LimitStore] or [PageStore]) and
+// [NextInBody] (next links in JSON bodies).
 type Option func(*config)
 
 type config struct {
@@ -114,9 +118,11 @@ type config struct {
 	store        PageStore                                        // Revalidate; nil: pages are not revalidated
 }
 
-// MaxPages makes [Pages] stop after n pages: when the n-th page has a next
-// link, Pages yields it and then an error wrapping [ErrMaxPages] instead of
-// requesting page n+1. A last page that has no next link ends the iteration
+// MaxPages makes [Pages] stop after n pages, with an error wrapping
+// [ErrMaxPages] when the n-th page has a next link.
+//
+// Pages yields the n-th page, then the error, instead of requesting page
+// n+1. A last page that has no next link ends the iteration
 // without error even when it is the n-th. An n below 1 means no limit, the
 // same as not giving MaxPages, so that a zero value from a configuration
 // disables the limit. A page requested again by [WaitRateLimits] counts once.
@@ -131,9 +137,10 @@ func AllowCrossOrigin() Option {
 	return func(c *config) { c.crossOrigin = true }
 }
 
-// BeforeNext sets a function that [Pages] calls before each next request, with
-// the page that linked to it (whose body is already closed; its header is
-// intact) and the request about to be sent. It may wait (for example on
+// BeforeNext sets a function that [Pages] calls before each next request,
+// with the page that linked to it and the request about to be sent.
+//
+// prev's body is already closed; its header is intact. f may wait (for example on
 // rate-limit headers of prev, honouring next.Context()), modify next (sign
 // it, add headers) or refuse it by returning an error, which ends the
 // iteration wrapped ([errors.Is] finds it). It is not called for the first
@@ -214,10 +221,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) Option {
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
 // [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
-// header fields of req that may carry credentials (every field but Accept,
-// Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent,
-// under any spelling of their names: rule 31 of package weblink; Authorization, Cookie,
-// PRIVATE-TOKEN, X-Api-Key and the like) are sent only to req's origin and to its https upgrade (the same host, http to https,
+// header fields of req that may carry credentials (rule 31 of package
+// weblink: Authorization, Cookie, PRIVATE-TOKEN, X-Api-Key and the like)
+// are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
