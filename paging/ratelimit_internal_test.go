@@ -20,9 +20,6 @@ import (
 	"github.com/weblinking/weblink/internal/ratelimit"
 )
 
-// testNow is the clock of the table tests.
-var testNow = time.Date(2026, 12, 1, 13, 0, 0, 0, time.UTC)
-
 func TestRetryAfter(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -230,44 +227,6 @@ func FuzzRateLimitFields(f *testing.F) {
 			t.Fatalf("refusedWait(%q) = %v, %v", s, d, kind)
 		}
 	})
-}
-
-// fakeClock is a clock whose sleeps return at once and move it on: the
-// rate-limit tests wait minutes of its time in no time.
-type fakeClock struct {
-	mu    sync.Mutex
-	t     time.Time
-	slept []time.Duration
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: testNow} }
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-	c.slept = append(c.slept, d)
-	return ctx.Err()
-}
-
-func (c *fakeClock) sleeps() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.slept)
-}
-
-// option makes an iteration use the clock.
-func (c *fakeClock) option() Option {
-	return func(cfg *config) {
-		cfg.now = c.now
-		cfg.sleep = c.sleep
-	}
 }
 
 // answer is a response of scriptedAPI.
@@ -485,10 +444,6 @@ func TestWaitRateLimitsBackoffPerPage(t *testing.T) {
 		t.Errorf("%d pages, slept %v; want 3 pages, slept %v", n, clock.sleeps(), want)
 	}
 }
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // FuzzRateLimitBody checks the recognition of rule 1 and its bounds (rule
 // 5) for any refusal, answered again and again: the kind of refusal
