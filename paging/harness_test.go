@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -682,4 +683,112 @@ func newBodyAPI(t *testing.T, pages map[string]bodyPage) *api {
 		})
 	})
 	return a
+}
+
+// issue is an item of the GitHub-like simulator.
+type issue struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+}
+
+// gitHubSim is a GitHub-like API on 127.0.0.1: GET /repos/o/r/issues pages
+// through issues as JSON arrays with next, prev, first and last links and
+// X-RateLimit-* fields. It allows limit requests per window of about a
+// second (the reset is a whole Unix second, as GitHub's), answers 403 with
+// X-RateLimit-Remaining: 0 past it, and 401 without the token.
+type gitHubSim struct {
+	*httptest.Server
+	issues, perPage, limit int
+
+	mu      sync.Mutex
+	used    int
+	reset   time.Time // end of the current window
+	log     []simRequest
+	refused int
+}
+
+type simRequest struct {
+	at     time.Time
+	uri    string
+	status int
+	auth   bool
+}
+
+func newGitHubSim(t *testing.T, issues, perPage, limit int, spent bool) *gitHubSim {
+	s := &gitHubSim{issues: issues, perPage: perPage, limit: limit}
+	s.reset = nextWindow(time.Now())
+	if spent {
+		s.used = limit // another client spent this window
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// nextWindow is the end of a window that starts at now: the whole Unix
+// second after the next one, so that a window lasts between 1 and 2 seconds.
+func nextWindow(now time.Time) time.Time {
+	return now.Truncate(time.Second).Add(2 * time.Second)
+}
+
+func (s *gitHubSim) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	status := http.StatusOK
+	defer func() {
+		s.log = append(s.log, simRequest{now, r.URL.RequestURI(), status, r.Header.Get("Authorization") == "Bearer ghp_test"})
+	}()
+	if r.Header.Get("Authorization") != "Bearer ghp_test" {
+		status = http.StatusUnauthorized
+		http.Error(w, `{"message": "Bad credentials"}`, status)
+		return
+	}
+	if !now.Before(s.reset) {
+		s.used, s.reset = 0, nextWindow(now)
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(s.limit))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.reset.Unix(), 10))
+	if s.used >= s.limit {
+		status = http.StatusForbidden
+		s.refused++
+		h.Set("X-RateLimit-Remaining", "0")
+		http.Error(w, `{"message": "API rate limit exceeded"}`, status)
+		return
+	}
+	s.used++
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(s.limit-s.used))
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	if page == 0 {
+		page = 1
+	}
+	last := (s.issues + s.perPage - 1) / s.perPage
+	link := func(p int, rel string) weblink.Link {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(p))
+		u.RawQuery = q.Encode()
+		return weblink.Link{Target: s.URL + u.RequestURI(), Rel: []string{rel}}
+	}
+	var links weblink.Links
+	if page < last {
+		links = append(links, link(page+1, "next"), link(last, "last"))
+	}
+	if page > 1 {
+		links = append(links, link(1, "first"), link(page-1, "prev"))
+	}
+	weblink.Add(h, links...)
+	var out []issue
+	for n := (page-1)*s.perPage + 1; n <= min(page*s.perPage, s.issues); n++ {
+		out = append(out, issue{n, "issue " + strconv.Itoa(n)})
+	}
+	h.Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+func (s *gitHubSim) requests() []simRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log)
 }

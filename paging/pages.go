@@ -107,8 +107,7 @@ type config struct {
 	crossOrigin  bool
 	beforeNext   func(prev *http.Response, next *http.Request) error
 	maxWait      time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
-	limit        *memLimits                                       // a RateLimiter's, shared; nil: the iteration's own
-	limitStore   LimitStore                                       // a shared RateLimiter's store; nil: none
+	limits       rateLimits                                       // a RateLimiter's; a nil mem: the iteration's own
 	now          func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
 	sleep        func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
 	parallel     int                                              // Parallel; < 2: one page at a time
@@ -254,9 +253,9 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{req: req, cfg: cfg, limit: cfg.limit, limitStore: cfg.limitStore, links: cfg.linkFinder()}
-		if p.limit == nil {
-			p.limit = new(memLimits)
+		p := pager{req: req, cfg: cfg, limits: cfg.limits, links: cfg.linkFinder()}
+		if p.limits.mem == nil {
+			p.limits.mem = new(memLimits)
 		}
 		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
@@ -282,22 +281,21 @@ func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {
-	ctx        context.Context // done when the caller's ctx or req.Context() is
-	outer      context.Context // the caller's ctx
-	reqCtx     context.Context // of the page requests: p.ctx, cancelled to cut a drain short
-	cancelReq  context.CancelFunc
-	client     *http.Client
-	req        *http.Request
-	cfg        config
-	reqOrigin  origin          // of req.URL: credentials go only there and to its https upgrade
-	origin     origin          // of the first page's final URL: where next links may lead
-	visited    map[string]bool // URLs requested or reached, as visitKey
-	limit      *memLimits      // the rate limit as this process knows it: the iteration's own, or a RateLimiter's
-	limitStore LimitStore      // the rate limit as every process sharing it knows it; nil: none
-	budget     *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
-	links      linkFinder      // where the next links are: the Link header, or also the body (NextInBody)
-	reserved   bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
-	worker     bool            // a copy of the pager for one of Parallel's workers (see parallelRun.work)
+	ctx       context.Context // done when the caller's ctx or req.Context() is
+	outer     context.Context // the caller's ctx
+	reqCtx    context.Context // of the page requests: p.ctx, cancelled to cut a drain short
+	cancelReq context.CancelFunc
+	client    *http.Client
+	req       *http.Request
+	cfg       config
+	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
+	origin    origin          // of the first page's final URL: where next links may lead
+	visited   map[string]bool // URLs requested or reached, as visitKey
+	limits    rateLimits      // where requests are taken from (WaitRateLimits, a RateLimiter)
+	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
+	links     linkFinder      // where the next links are: the Link header, or also the body (NextInBody)
+	reserved  bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
+	worker    bool            // a copy of the pager for one of Parallel's workers (see parallelRun.work)
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {

@@ -75,7 +75,7 @@ const maxRetries = 10
 func WaitRateLimits(maxWait time.Duration) Option {
 	return func(c *config) {
 		if maxWait > 0 {
-			c.maxWait, c.limit, c.limitStore = maxWait, nil, nil
+			c.maxWait, c.limits = maxWait, rateLimits{}
 		}
 	}
 }
@@ -110,7 +110,7 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 	p.learnCount(resp.Header, now.Add(wait))
 	// A limiter shared with other iterations may know of a later time:
 	// the retry waits for it too, so the budget must hold that wait.
-	wait = max(wait, p.limit.until().Sub(now))
+	wait = max(wait, p.limits.mem.until().Sub(now))
 	if try >= maxRetries {
 		return 0, fmt.Errorf("%w: refused %d times, the first request and %d retries: %w", ErrRateLimited, try+1, maxRetries, serr)
 	}
@@ -351,7 +351,7 @@ func NewSharedRateLimiter(maxWait time.Duration, store LimitStore) *RateLimiter 
 func (l *RateLimiter) Option() Option {
 	return func(c *config) {
 		if l != nil && l.maxWait > 0 {
-			c.maxWait, c.limit, c.limitStore = l.maxWait, &l.limit, l.store
+			c.maxWait, c.limits = l.maxWait, rateLimits{mem: &l.limit, shared: l.store}
 		}
 	}
 }
