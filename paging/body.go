@@ -24,16 +24,14 @@ const (
 )
 
 // NextInBody makes [Pages] and [Items] take the next link of a page whose
-// Link header has none from the JSON value at pointer in its body, an RFC
-// 6901 JSON Pointer such as "/links/next" (JSON:API), "/_links/next/href"
-// (HAL), "/@odata.nextLink" (OData 4.0, Microsoft Graph) or "/nextLink"
-// (Azure). The value is the next link as a string, or a link object whose
-// "href" member is (rule 29); absent, null or "" there means the last
-// page. The link is checked as a header link is, and [Parallel] pages
-// one page at a time (rules 28 to 35).
+// Link header has none from the JSON value at pointer in its body.
 //
-// A pointer that is not a JSON Pointer makes Pages yield only an error,
-// which says what to write, before any request is sent.
+// The pointer is an RFC 6901 JSON Pointer such as "/links/next"
+// (JSON:API), "/_links/next/href" (HAL), "/@odata.nextLink" (OData 4.0,
+// Microsoft Graph) or "/nextLink" (Azure); the value there is the link, or
+// a link object with an "href" (see rules 28 to 35). A pointer that is
+// not a JSON Pointer makes Pages yield only an error, which says what to
+// write, before any request is sent.
 func NextInBody(pointer string) Option {
 	p, err := parsePointer(pointer)
 	return func(c *config) { c.inBody = &bodyPointer{ptr: p, err: err} }
@@ -46,6 +44,41 @@ type bodyPointer struct {
 	err error
 }
 
+// linkFinder is the role that finds the next link of each page of an
+// iteration: in its Link header ([headerLinks]), or, with NextInBody, in
+// its body when the header has none ([*bodyLinks], rule 28).
+type linkFinder interface {
+	// read is given each 2xx page before it is yielded, its body unread;
+	// it may read the body, and puts back what it read (rule 30).
+	read(resp *http.Response)
+	// next returns the next link of prev, a page given to read, or nil
+	// when prev is the last page.
+	next(prev *http.Response) (*url.URL, error)
+}
+
+// linkFinder returns the finder of next links for one iteration: a new
+// one each time, as a bodyLinks remembers the latest page.
+func (c *config) linkFinder() linkFinder {
+	if c.inBody != nil {
+		return &bodyLinks{ptr: c.inBody.ptr}
+	}
+	return headerLinks{}
+}
+
+// headerLinks finds next links in the Link header only (nextLink).
+type headerLinks struct{}
+
+func (headerLinks) read(*http.Response) {}
+
+func (headerLinks) next(prev *http.Response) (*url.URL, error) { return nextLink(prev) }
+
+// bodyLinks finds next links in the Link header, and in the body, at ptr,
+// of a page whose header has none (NextInBody).
+type bodyLinks struct {
+	ptr  pointer
+	last bodyLink // the next link the latest page's body gave
+}
+
 // bodyLink is the next link that a page's body gave, or the error that
 // reading it did.
 type bodyLink struct {
@@ -54,29 +87,23 @@ type bodyLink struct {
 	err  error
 }
 
-// readNextInBody reads the next link of resp, a 2xx page the pager is about
-// to yield, from its body when NextInBody asks for it and its Link header
-// has none (rule 28), and puts back what it read (rule 30). It returns
-// resp.
-func (p *pager) readNextInBody(resp *http.Response, err error) *http.Response {
-	if err != nil || p.cfg.inBody == nil {
-		return resp
-	}
+// read reads the next link of resp from its body when its Link header has
+// none (rule 28), and puts back what it read (rule 30).
+func (b *bodyLinks) read(resp *http.Response) {
 	if _, ok := weblink.NextURL(resp); ok {
-		return resp
+		return
 	}
-	u, err := bodyNextLink(resp, p.cfg.inBody.ptr)
+	u, err := bodyNextLink(resp, b.ptr)
 	if u != nil || err != nil {
-		p.body = bodyLink{page: resp, u: u, err: err}
+		b.last = bodyLink{page: resp, u: u, err: err}
 	}
-	return resp
 }
 
-// nextLink is the package's nextLink of prev, or the link that prev's body
-// gave (readNextInBody).
-func (p *pager) nextLink(prev *http.Response) (*url.URL, error) {
-	if p.body.page != nil && p.body.page == prev {
-		return p.body.u, p.body.err
+// next is the package's nextLink of prev, or the link that prev's body
+// gave (read).
+func (b *bodyLinks) next(prev *http.Response) (*url.URL, error) {
+	if b.last.page != nil && b.last.page == prev {
+		return b.last.u, b.last.err
 	}
 	return nextLink(prev)
 }
@@ -246,17 +273,13 @@ func putBack(read []byte, body io.ReadCloser) io.ReadCloser {
 }
 
 // JSONItemsAt returns a decode function for [Items] that decodes the JSON
-// array at pointer in a page's body, an RFC 6901 JSON Pointer such as
-// "/data" (JSON:API), "/value" (OData, Microsoft Graph, Azure), "/items"
-// (GitHub's search) or "/_embedded/orders" (HAL). Absent or null at
-// pointer is no items; the pointer "" is the whole body, as [JSONItems].
+// array at pointer, an RFC 6901 JSON Pointer, in a page's body.
 //
-// It streams as JSONItems does (rules 33 and 34): the members before the array are
-// skipped token by token, not decoded, the array is decoded one element at
-// a time, and the rest of the body is read to its end and checked, in time
-// linear in the page. An empty body, a 204 or the answer to a HEAD
-// request are no items, as for JSONItems; a pointer that is not a JSON
-// Pointer is an error, which says what to write, for every page.
+// The pointer is, for example, "/data" (JSON:API), "/value" (OData,
+// Microsoft Graph, Azure), "/items" (GitHub's search) or
+// "/_embedded/orders" (HAL); "" is the whole body, as [JSONItems]. It
+// streams as JSONItems does, and absent or null at pointer is no items
+// (see rules 32 to 34).
 func JSONItemsAt[T any](pointer string) func(*http.Response) ([]T, error) {
 	ptr, perr := parsePointer(pointer)
 	return func(resp *http.Response) ([]T, error) {

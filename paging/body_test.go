@@ -1,11 +1,13 @@
 package paging_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -15,64 +17,10 @@ import (
 	"github.com/weblinking/weblink/paging"
 )
 
-// bodyPage is a page of bodyAPI: its Link header and body, where "{base}"
-// stands for the server's URL, and its status (0: 200).
-type bodyPage struct {
-	link, body string
-	status     int
-}
-
-// bodyAPI serves pages by their request URI, and records the requests.
-type bodyAPI struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-	auth []string // the credentials of each request, Authorization|Cookie|X-Api-Key
-	home string   // what "{home}" in a page stands for
-}
-
-func newBodyAPI(t *testing.T, pages map[string]bodyPage) *bodyAPI {
-	t.Helper()
-	a := &bodyAPI{}
-	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, r.URL.RequestURI())
-		a.auth = append(a.auth, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie")+"|"+r.Header.Get("X-Api-Key"))
-		a.mu.Unlock()
-		p, ok := pages[r.URL.RequestURI()]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if p.link != "" {
-			w.Header().Set("Link", strings.ReplaceAll(p.link, "{base}", a.URL))
-		}
-		if p.status != 0 {
-			w.WriteHeader(p.status)
-		}
-		io.WriteString(w, strings.NewReplacer("{base}", a.URL, "{home}", a.home).Replace(p.body))
-	}))
-	t.Cleanup(a.Close)
-	return a
-}
-
-// credentials returns the credentials each request carried.
-func (a *bodyAPI) credentials() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.auth)
-}
-
-func (a *bodyAPI) requests() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.seen)
-}
-
 // bodyPages ranges over Pages from path with opts, checking that each
 // page's body reads whole from its first byte as served (rule 30), and
 // returns the request URIs of the pages yielded and the error.
-func bodyPages(t *testing.T, a *bodyAPI, pages map[string]bodyPage, path string, opts ...paging.Option) ([]string, error) {
+func bodyPages(t *testing.T, a *api, pages map[string]bodyPage, path string, opts ...paging.Option) ([]string, error) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, a.URL+path, nil)
 	var got []string
@@ -281,14 +229,210 @@ func TestNextInBody(t *testing.T) {
 			case tc.msg != "" && (err == nil || !strings.Contains(err.Error(), tc.msg)):
 				t.Errorf("rule %d: error %v, want one saying %q", tc.rule, err, tc.msg)
 			}
-			if tc.want == nil && len(a.requests()) > 0 {
-				t.Errorf("rule %d: %d requests sent with an invalid pointer", tc.rule, len(a.requests()))
+			if tc.want == nil && len(a.uris()) > 0 {
+				t.Errorf("rule %d: %d requests sent with an invalid pointer", tc.rule, len(a.uris()))
 			}
 			if tc.rule == 35 {
-				if reqs := a.requests(); !slices.Equal(reqs, tc.want) {
+				if reqs := a.uris(); !slices.Equal(reqs, tc.want) {
 					t.Errorf("requests %q, want one per page, in order: %q", reqs, tc.want)
 				}
 			}
+		})
+	}
+}
+
+// repeatBody is a generated body: head, then fill repeated as many whole
+// times as fit in size bytes with tail, then tail; it is never held in
+// memory.
+type repeatBody struct {
+	head, fill, tail string
+	size, off        int64
+}
+
+func (b *repeatBody) Read(p []byte) (int, error) {
+	head, fill, tail := int64(len(b.head)), int64(len(b.fill)), int64(len(b.tail))
+	fillEnd := head + (b.size-head-tail)/fill*fill
+	n := 0
+	for ; n < len(p) && b.off < fillEnd+tail; n++ {
+		switch {
+		case b.off < head:
+			p[n] = b.head[b.off]
+		case b.off >= fillEnd:
+			p[n] = b.tail[b.off-fillEnd]
+		default:
+			p[n] = b.fill[(b.off-head)%fill]
+		}
+		b.off++
+	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (b *repeatBody) Close() error { return nil }
+
+// generatedPages is a RoundTripper that answers every request with a new
+// body from body().
+type generatedPages func() io.ReadCloser
+
+func (g generatedPages) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{}, Body: g(), Request: req}, nil
+}
+
+// measure runs f and returns the most heap it had in use at once, as
+// sampled every millisecond, and how long it took.
+func measure(f func()) (uint64, time.Duration) {
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var m runtime.MemStats
+		var most uint64
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			most = max(most, m.HeapAlloc)
+			select {
+			case <-done:
+				peak <- most - min(most, base.HeapAlloc)
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	start := time.Now()
+	f()
+	d := time.Since(start)
+	close(done)
+	return <-peak, d
+}
+
+// TestNextInBodyHostile: what a peer sends ends with a clear error, in
+// bounded memory, never a silent stop (rules 29 to 31, 33).
+func TestNextInBodyHostile(t *testing.T) {
+	giB := int64(1 << 30)
+	if testing.Short() {
+		giB = 64 << 20 // the read stops at 16 MiB either way
+	}
+	for _, tc := range []struct {
+		name     string
+		ptr      string
+		body     func() io.ReadCloser
+		err      error
+		msg      string
+		maxAlloc uint64
+	}{
+		{"1 GiB, the link at the end", "/links/next", func() io.ReadCloser {
+			return &repeatBody{head: `{"data": [`, fill: `{"id": "1", "type": "t"},`, tail: `{}], "links": {"next": "/2"}}`, size: giB}
+		}, paging.ErrNextLink, "first 16 MiB of the body", 128 << 20},
+		{"a 10 MB link", "/next", func() io.ReadCloser {
+			return &repeatBody{head: `{"next": "/`, fill: "a", tail: `"}`, size: 10 << 20}
+		}, paging.ErrNextLink, "64 KiB", 128 << 20},
+		{"a million levels", "/next", func() io.ReadCloser {
+			return &repeatBody{head: `{"a": `, fill: "[", tail: "", size: 1 << 20}
+		}, paging.ErrNextLink, "deeper than 10000", 32 << 20},
+		{"a 1 GiB string", "/next", func() io.ReadCloser {
+			return &repeatBody{head: `{"a": "`, fill: "x", tail: `", "next": "/2"}`, size: giB}
+		}, paging.ErrNextLink, "first 16 MiB of the body", 128 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client := &http.Client{Transport: generatedPages(tc.body)}
+			req, _ := http.NewRequest(http.MethodGet, "https://api.example/1", nil)
+			var err error
+			pages := 0
+			alloc, d := measure(func() {
+				for _, e := range paging.Pages(context.Background(), client, req, paging.NextInBody(tc.ptr)) {
+					if e != nil {
+						err = e
+						break
+					}
+					pages++
+				}
+			})
+			if pages != 1 || !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%d pages, error %v; want 1 page, then %v saying %q", pages, err, tc.err, tc.msg)
+			}
+			if alloc > tc.maxAlloc {
+				t.Errorf("%d MiB of heap in use, want at most %d MiB", alloc>>20, tc.maxAlloc>>20)
+			}
+			t.Logf("%v, at most %d MiB of heap in use", d, alloc>>20)
+		})
+	}
+}
+
+// TestJSONItemsAtHostile: a long page and deep nesting before the array
+// are read in memory that does not grow with them (rules 33, 34).
+func TestJSONItemsAtHostile(t *testing.T) {
+	size := int64(256 << 20) // at 10 to 40 MB/s: skipped token by token
+	if testing.Short() {
+		size = 32 << 20
+	}
+	for _, tc := range []struct {
+		name  string
+		body  *repeatBody
+		items int
+		msg   string
+	}{
+		{"the array at the end", &repeatBody{head: `{"meta": [`, fill: `{"id": "1", "n": 2.5, "ok": true},`, tail: `{}], "data": [1, 2, 3]}`, size: size}, 3, ""},
+		{"a million levels", &repeatBody{head: `{"a": `, fill: "[", size: 1 << 20}, 0, "deeper than 10000"},
+		{"10 000 levels", &repeatBody{head: `{"a": ` + strings.Repeat("[", 9999), fill: " ", tail: strings.Repeat("]", 9999) + `, "data": [7]}`, size: 1 << 20}, 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &http.Response{StatusCode: 200, Body: tc.body}
+			var items []int
+			var err error
+			alloc, d := measure(func() { items, err = paging.JSONItemsAt[int]("/data")(resp) })
+			if tc.msg != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.msg) {
+					t.Errorf("error %v, want one saying %q", err, tc.msg)
+				}
+			} else if err != nil || len(items) != tc.items {
+				t.Errorf("%v, error %v; want %d items", items, err, tc.items)
+			}
+			if alloc > 64<<20 {
+				t.Errorf("%d MiB of heap in use for a %d MiB body, want at most 64", alloc>>20, tc.body.size>>20)
+			}
+			t.Logf("%d MiB in %v, at most %d MiB of heap in use", tc.body.size>>20, d, alloc>>20)
+		})
+	}
+}
+
+// BenchmarkJSONItemsAt decodes the 100 issues of BenchmarkJSONItems's page
+// (about 13 KB) wrapped as GitHub's search wraps them ("/items"), and as a
+// JSON:API page whose array comes after its links and before 100 more
+// issues that are skipped ("/data"), next to JSONItems on the bare array.
+// Besides B/op it reports the bytes allocated per byte of the page.
+func BenchmarkJSONItemsAt(b *testing.B) {
+	array := issuePage(100)
+	search := append(append([]byte(`{"total_count":100,"incomplete_results":false,"items":`), array...), '}')
+	jsonapi := append(append(append(append([]byte(`{"links":{"self":"/issues?page=1","next":"/issues?page=2"},"meta":{"count":100},"data":`), array...), `,"included":`...), array...), '}')
+	for _, bc := range []struct {
+		name   string
+		body   []byte
+		decode func(*http.Response) ([]benchIssue, error)
+	}{
+		{"JSONItems", array, paging.JSONItems[benchIssue]},
+		{"items", search, paging.JSONItemsAt[benchIssue]("/items")},
+		{"data", jsonapi, paging.JSONItemsAt[benchIssue]("/data")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			req := &http.Request{Method: http.MethodGet}
+			b.SetBytes(int64(len(bc.body)))
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range b.N {
+				resp := &http.Response{StatusCode: 200, Body: io.NopCloser(bytes.NewReader(bc.body)), Request: req}
+				if items, err := bc.decode(resp); err != nil || len(items) != 100 {
+					b.Fatal(len(items), err)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(bc.body)), "allocB/pageB")
 		})
 	}
 }
@@ -298,14 +442,13 @@ func TestNextInBody(t *testing.T) {
 // go to its origin only, never to the other one (rule 31), as for links
 // of a Link header.
 func TestNextInBodyCredentials(t *testing.T) {
-	other := newBodyAPI(t, map[string]bodyPage{
-		"/2": {body: `{"next": "{home}/3"}`},
-	})
+	otherPages := map[string]bodyPage{}
+	other := newBodyAPI(t, otherPages)
 	home := newBodyAPI(t, map[string]bodyPage{
 		"/1": {body: `{"next": "` + other.URL + `/2"}`},
 		"/3": {body: `{"next": null}`},
 	})
-	other.home = home.URL
+	otherPages["/2"] = bodyPage{body: `{"next": "` + home.URL + `/3"}`}
 	req, _ := http.NewRequest(http.MethodGet, home.URL+"/1", nil)
 	req.Header.Set("Authorization", "Bearer secret")
 	req.Header.Set("Cookie", "session=secret")
@@ -320,10 +463,10 @@ func TestNextInBodyCredentials(t *testing.T) {
 	if want := []string{home.URL + "/1", other.URL + "/2", home.URL + "/3"}; !slices.Equal(got, want) {
 		t.Errorf("pages %q, want %q", got, want)
 	}
-	if auth := home.credentials(); !slices.Equal(auth, []string{"Bearer secret|session=secret|secret", "Bearer secret|session=secret|secret"}) {
+	if auth := credentialsSeen(home); !slices.Equal(auth, []string{"Bearer secret|session=secret|secret", "Bearer secret|session=secret|secret"}) {
 		t.Errorf("the origin of the request got credentials %q, want them on both of its pages", auth)
 	}
-	if auth := other.credentials(); !slices.Equal(auth, []string{"||"}) {
+	if auth := credentialsSeen(other); !slices.Equal(auth, []string{"||"}) {
 		t.Errorf("the other origin got credentials %q, want none", auth)
 	}
 }
@@ -374,5 +517,51 @@ func TestNextInBodyRateLimit(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"/1", "/2", "/2", "/3"}; !slices.Equal(seen, want) {
 		t.Errorf("requests %q, want %q (the refused page asked for again)", seen, want)
+	}
+}
+
+// credentialsSeen returns the credentials each request to a carried, as
+// Authorization|Cookie|X-Api-Key.
+func credentialsSeen(a *api) []string {
+	var out []string
+	for _, r := range a.requests() {
+		out = append(out, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie")+"|"+r.Header.Get("X-Api-Key"))
+	}
+	return out
+}
+
+// TestPointerBigNumber reads bodies with a number beyond float64 (valid
+// JSON, RFC 8259 §6) before or after the value at the pointer, with and
+// without a run of whitespace in front of it: the number is skipped as any
+// other (rule 33), whatever the decoder happens to have buffered.
+func TestPointerBigNumber(t *testing.T) {
+	spaces := strings.Repeat(" ", 100)
+	for _, gap := range []string{"", spaces} {
+		before := `{"total":` + gap + `1e400,"links":{"next":"/p2"},"data":[1,2]}`
+		after := `{"links":{"next":"/p2"},"data":[1,2],"total":` + gap + `1e400}`
+		for _, body := range []string{before, after} {
+			resp := &http.Response{StatusCode: 200, Request: &http.Request{Method: http.MethodGet}, Body: io.NopCloser(strings.NewReader(body))}
+			items, err := paging.JSONItemsAt[int]("/data")(resp)
+			if err != nil || !slices.Equal(items, []int{1, 2}) {
+				t.Errorf("JSONItemsAt(%q) = %v, %v; want [1 2]", body, items, err)
+			}
+			pages := map[string]string{"/p1": body, "/p2": `{}`}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, pages[r.URL.Path])
+			}))
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/p1", nil)
+			var got []string
+			for resp, err := range paging.Pages(context.Background(), srv.Client(), req, paging.NextInBody("/links/next")) {
+				if err != nil {
+					t.Errorf("Pages over %q: %v", body, err)
+					break
+				}
+				got = append(got, resp.Request.URL.Path)
+			}
+			srv.Close()
+			if !slices.Equal(got, []string{"/p1", "/p2"}) {
+				t.Errorf("Pages over %q yielded %v, want [/p1 /p2]", body, got)
+			}
+		}
 	}
 }

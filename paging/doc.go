@@ -6,17 +6,14 @@
 //
 // # A short tour
 //
-// [Pages] follows rel="next" from page to page as an iterator, with the
-// safety checks an API client needs (loops, schemes, origins, credentials,
-// page limits); [weblink.NextURL] gives the next page of one response. [Items]
-// yields the items of every page instead of the responses ([JSONItems]
+// [Pages] follows rel="next" from page to page as an iterator and yields
+// each page's response; [weblink.NextURL] gives the next page of one
+// response. [Items] yields the items of every page instead ([JSONItems]
 // decodes a JSON array), and [WaitRateLimits] makes either wait out the
-// rate limits of GitHub, GitLab and Retry-After instead of failing.
-//
-// [Pages] yields each page's response, [Items] the decoded items of every
-// page. A page's body is closed when the loop body
-// returns, so read it there; next links are followed on the first page's
-// origin only, and its credentials are never sent to another origin:
+// rate limits of GitHub, GitLab and Retry-After instead of failing. A
+// page's body is closed when the loop body returns, so read it there; next
+// links are followed on the first page's origin only, and its credentials
+// are never sent to another origin:
 //
 //	for issue, err := range paging.Items(ctx, nil, req, paging.JSONItems[Issue],
 //		paging.WaitRateLimits(10*time.Minute)) {
@@ -31,6 +28,14 @@
 // [RateLimiter] between the iterations that use one token, and resume from
 // [BeforeNext]'s next URL after a crash; [Parallel] requests the pages of a
 // page-numbered API (one with a rel="last" link) n at a time, in order.
+//
+// Processes that page one API with one token share its rate limit through
+// [NewSharedRateLimiter] and a [LimitStore], such as the Redis store of
+// package github.com/weblinking/weblink/paging/redisstore. [Revalidate]
+// keeps pages in a [PageStore] and asks for them again with conditional
+// requests, so that a re-sync reads unchanged pages from the store. For
+// APIs that write the next link in the body (JSON:API, HAL, OData),
+// [NextInBody] reads it there and [JSONItemsAt] decodes the items.
 //
 // The sections below are the reference; their rules are numbered once for
 // the package, and the code and tests cite them by number.

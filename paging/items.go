@@ -14,10 +14,9 @@ import (
 	"github.com/weblinking/weblink/internal/quote"
 )
 
-// Items pages through req the way [Pages] does, with the same options and
-// safety checks (loops, schemes, origins, credentials, [MaxPages],
-// [WaitRateLimits]), and yields the items that decode returns for each 2xx
-// page, in order: every item of every page, with a nil error.
+// Items pages through req as [Pages] does, with the same options and
+// checks, and yields the items that decode returns for each 2xx page, in
+// order.
 //
 //	for issue, err := range Items(ctx, client, req, JSONItems[Issue]) {
 //		if err != nil {
@@ -65,8 +64,9 @@ func Items[T any](ctx context.Context, client *http.Client, req *http.Request,
 	}
 }
 
-// JSONItems decodes the body of resp as a JSON array of T, for [Items]. An
-// empty body (a 204 No Content, the answer to a HEAD request, or only
+// JSONItems decodes the body of resp as a JSON array of T, for [Items].
+//
+// An empty body (a 204 No Content, the answer to a HEAD request, or only
 // whitespace) and the JSON null are no items; anything after the array is an
 // error.
 //

@@ -1,6 +1,7 @@
 package paging_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,31 +17,9 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/rawpeer"
 	"github.com/weblinking/weblink/paging"
 )
-
-// collectItems ranges over seq and returns the items yielded before the
-// error, and the error, checking that nothing follows the error.
-func collectItems[T any](t *testing.T, seq func(func(T, error) bool)) ([]T, error) {
-	t.Helper()
-	var items []T
-	var got error
-	for item, err := range seq {
-		if got != nil {
-			t.Fatalf("yielded (%v, %v) after the error %v", item, err, got)
-		}
-		if err != nil {
-			var zero T
-			if !equalAny(item, zero) {
-				t.Errorf("error %v yielded with item %v, want the zero value", err, item)
-			}
-			got = err
-			continue
-		}
-		items = append(items, item)
-	}
-	return items, got
-}
 
 func equalAny[T any](a, b T) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
@@ -290,4 +269,257 @@ func FuzzJSONItems(f *testing.F) {
 			t.Fatalf("JSONItems[int](%q) = %v with error %v", body, ints, ierr)
 		}
 	})
+}
+
+// A decode cut short by a deadline of req.Context() matches
+// context.DeadlineExceeded, as the other errors of a done context do.
+func TestItemsDecodeDeadline(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("[1,"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	for _, which := range []string{"ctx", "req.Context()"} {
+		t.Run(which, func(t *testing.T) {
+			dctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			ctx, req := context.Background(), getItems(t, srv.URL)
+			if which == "ctx" {
+				ctx = dctx
+			} else {
+				req = req.WithContext(dctx)
+			}
+			_, err := collectItems(t, paging.Items(ctx, nil, req, paging.JSONItems[int]))
+			t.Logf("error: %v", err)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("error %v does not match context.DeadlineExceeded", err)
+			}
+		})
+	}
+}
+
+// JSONItems holds no copy of the whole page: what it allocates per byte of
+// a large page stays near what the items themselves take.
+func TestJSONItemsMemory(t *testing.T) {
+	type issue struct {
+		Number int
+		Title  string
+	}
+	el := `{"Number":12345,"Title":"` + strings.Repeat("x", 80) + `"},`
+	var perByte []float64
+	for _, size := range []int{4 << 20, 16 << 20} {
+		body := "[" + strings.Repeat(el, size/len(el)) + `{"Number":1,"Title":""}]`
+		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body)), Request: &http.Request{Method: http.MethodGet}}
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		items, err := paging.JSONItems[issue](resp)
+		runtime.ReadMemStats(&m1)
+		if err != nil || len(items) != size/len(el)+1 {
+			t.Fatalf("%d items, error %v", len(items), err)
+		}
+		perByte = append(perByte, float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(body)))
+	}
+	t.Logf("bytes allocated per body byte: %.2f for 4 MiB, %.2f for 16 MiB", perByte[0], perByte[1])
+	for _, b := range perByte {
+		if b > 3 {
+			t.Errorf("%.2f bytes allocated per body byte, want at most 3 (the items take about 1.3)", b)
+		}
+	}
+}
+
+// Items with a nil decode says so, before any request, rather than panic
+// on the first page.
+func TestItemsNilDecode(t *testing.T) {
+	a := newAPI(t, 2, nextOnly(2))
+	var got error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				got = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		_, got = collectItems(t, paging.Items[int](context.Background(), nil, getItems(t, a.URL), nil))
+	}()
+	if got == nil || strings.HasPrefix(got.Error(), "panic") || len(a.requests()) != 0 {
+		t.Errorf("error %v after %d requests; want an error and none", got, len(a.requests()))
+	}
+}
+
+// The way docs/pagination.md caps a page's size: a decode function of
+// one's own around JSONItems.
+func TestItemsCappedDecode(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("[" + strings.Repeat("1,", 1<<20) + "1]"))
+	}))
+	defer srv.Close()
+	capped := func(resp *http.Response) ([]int, error) {
+		resp.Body = http.MaxBytesReader(nil, resp.Body, 64<<10)
+		return paging.JSONItems[int](resp)
+	}
+	items, err := collectItems(t, paging.Items(context.Background(), nil, getItems(t, srv.URL), capped))
+	var tooLarge *http.MaxBytesError
+	if len(items) != 0 || !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), srv.URL+"/items?page=1") {
+		t.Errorf("%d items, error %v; want none and a *http.MaxBytesError naming the page", len(items), err)
+	}
+}
+
+// A chunked body whose trailer net/http rejects: the decode error of Items
+// carries that line, escaped (rule 36).
+func TestItemsTrailerErrorEscapes(t *testing.T) {
+	base := rawpeer.Serve(t, func(string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1,\r\n0\r\nX\x1b]0;PWNED\x07: 1\r\n\r\n"
+	})
+	client, _ := newClient(t)
+	var err error
+	for _, e := range paging.Items(context.Background(), client, getItems(t, base), paging.JSONItems[int]) {
+		if e != nil {
+			err = e
+		}
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if c, bad := unsafeInError(err.Error()); bad {
+		t.Fatalf("message %q carries %U raw", err, c)
+	}
+}
+
+// store is what a long run keeps, as a database would: the items of the
+// finished pages and the checkpoint, committed together in BeforeNext (rule
+// 4), and the items of the page under way, lost in a crash.
+type store struct {
+	checkpoint string // the URL of the next page not started; "" to start from the first
+	done       bool
+	committed  []int
+	pending    []int
+}
+
+// stop is how a run ends early at an item.
+type stop int
+
+const (
+	goOn stop = iota
+	returns
+	panics
+)
+
+var errStopped = errors.New("stopped")
+
+// run pages the api from the checkpoint, calling at for each item, and
+// reports how the run ended. A panic is recovered here, as a supervisor
+// restarting a job would.
+func (s *store) run(base string, at func(item int) stop) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+		s.pending = nil // not committed: the crash loses it
+	}()
+	from := s.checkpoint
+	if from == "" {
+		from = base + "/items?page=1"
+	}
+	req, err := http.NewRequest(http.MethodGet, from, nil)
+	if err != nil {
+		return err
+	}
+	commit := paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
+		s.committed = append(s.committed, s.pending...)
+		s.pending = nil
+		s.checkpoint = next.URL.String()
+		return nil
+	})
+	for item, err := range paging.Items(context.Background(), nil, req, paging.JSONItems[int], commit) {
+		if err != nil {
+			return err
+		}
+		switch at(item) {
+		case returns:
+			return errStopped
+		case panics:
+			panic("crash at item " + fmt.Sprint(item))
+		}
+		s.pending = append(s.pending, item)
+	}
+	s.committed = append(s.committed, s.pending...)
+	s.checkpoint, s.done = "", true
+	return nil
+}
+
+// TestItemsResume stops a run of 10 pages mid-way, by a loop body that
+// returns, a panic or a server error, and resumes it from its checkpoint:
+// every item is committed exactly once across both runs, and the second
+// run requests no page that the first finished.
+func TestItemsResume(t *testing.T) {
+	const pages = 10
+	for _, tc := range []struct {
+		name      string
+		item      int  // where the first run stops
+		how       stop // goOn: a 500 on that page instead
+		firstPage int  // of the second run
+	}{
+		{"return at the first item", 1, returns, 1},
+		{"return at a page's last item", 12, returns, 4},
+		{"return mid-page", 14, returns, 5},
+		{"return at the last item", 30, returns, 10},
+		{"panic at the first item of a page", 19, panics, 7},
+		{"panic mid-page", 23, panics, 8},
+		{"server error on page 6", 6, goOn, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			failed := false
+			a := newAPI(t, pages, nextOnly(pages), func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if tc.how == goOn && r.URL.Query().Get("page") == fmt.Sprint(tc.item) && !failed {
+						failed = true
+						http.Error(w, "try later", http.StatusInternalServerError)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			})
+			var s store
+			err := s.run(a.URL, func(item int) stop {
+				if item == tc.item {
+					return tc.how
+				}
+				return goOn
+			})
+			if err == nil || s.done {
+				t.Fatalf("first run ended with %v, done %v; want it stopped", err, s.done)
+			}
+			t.Logf("first run: %v; checkpoint %q", err, strings.TrimPrefix(s.checkpoint, a.URL))
+			before := len(a.requests())
+			if err := s.run(a.URL, func(int) stop { return goOn }); err != nil || !s.done {
+				t.Fatalf("second run: %v, done %v", err, s.done)
+			}
+			if want := itemsUpTo(1, pages); !slices.Equal(s.committed, want) {
+				t.Errorf("committed %v, want %v, each once", s.committed, want)
+			}
+			second := a.uris()[before:]
+			var want []string
+			for p := tc.firstPage; p <= pages; p++ {
+				want = append(want, fmt.Sprintf("/items?page=%d", p))
+			}
+			if !slices.Equal(second, want) {
+				t.Errorf("second run requested %v, want %v", second, want)
+			}
+		})
+	}
+}
+
+// BenchmarkJSONItems decodes a page of 100 issues (about 13 KB).
+func BenchmarkJSONItems(b *testing.B) {
+	body := issuePage(100)
+	req := &http.Request{Method: http.MethodGet}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(bytes.NewReader(body)), Request: req}
+		if _, err := paging.JSONItems[benchIssue](resp); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -129,6 +129,14 @@ func (m *memLimits) until() time.Time {
 	return m.t
 }
 
+// rateLimits is the rate limit of an iteration with [WaitRateLimits] or a
+// [RateLimiter] (rules 12 to 17): as this process knows it, and, with
+// [NewSharedRateLimiter], as every process sharing its store knows it.
+type rateLimits struct {
+	mem    *memLimits // this process's: the iteration's own, or a RateLimiter's
+	shared LimitStore // NewSharedRateLimiter's store; nil: this process's knowledge only
+}
+
 // take reserves the next request of the iteration (rules 12 to 17): from
 // the shared store when there is one, else, or when the store fails (an
 // error reported to StoreErrors), from what the process knows. A store's
@@ -137,10 +145,10 @@ func (m *memLimits) until() time.Time {
 // itself (rule 12): a store that says "wait 0" does not send a request
 // that a Retry-After this iteration received asks to hold.
 func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
-	if s := p.limitStore; s != nil {
+	if s := p.limits.shared; s != nil {
 		d, err := p.callStore(ctx, s.Take)
 		if err == nil {
-			d = max(d, p.limit.until().Sub(now))
+			d = max(d, p.limits.mem.until().Sub(now))
 			if d > 0 {
 				return max(d, minStoreWait)
 			}
@@ -150,15 +158,15 @@ func (p *pager) take(ctx context.Context, now time.Time) time.Duration {
 			p.cfg.storeError(fmt.Errorf("paging: LimitStore.Take: %w", err))
 		}
 	}
-	return p.limit.takeAt(now)
+	return p.limits.mem.takeAt(now)
 }
 
 // learn records l, what a response said at now, in the iteration's
 // memory and in the shared store, if any; a store error is reported to
 // StoreErrors.
 func (p *pager) learn(now time.Time, l Limit) {
-	p.limit.learnedAt(now, l)
-	if s := p.limitStore; s != nil {
+	p.limits.mem.learnedAt(now, l)
+	if s := p.limits.shared; s != nil {
 		_, err := p.callStore(p.ctx, func(ctx context.Context) (time.Duration, error) {
 			return 0, s.Learned(ctx, l)
 		})

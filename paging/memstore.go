@@ -7,14 +7,13 @@ import (
 	"sync"
 )
 
-// NewMemoryStore returns a [PageStore] that keeps pages in memory, for
-// [Revalidate], up to maxBytes in all: when a page does not fit, the least
-// recently used pages (stored or read) go first, and a page larger than
-// maxBytes is not stored (rule 27). A maxBytes of 0 or less stores nothing.
-// The size of a page is that of its key, URL, header and body. The store
-// keeps the pages it is given without copying their bodies, and Get
-// returns them so: a page must not be modified once stored. It is safe for
-// concurrent use, so one store may serve [Parallel] and several
+// NewMemoryStore returns a [PageStore] for [Revalidate] that keeps pages in
+// memory, up to maxBytes in all, least recently used first out (see rule
+// 27).
+//
+// A maxBytes of 0 or less stores nothing. The store keeps the pages it is
+// given without copying their bodies, and Get returns them so: a page must
+// not be modified once stored. One store may serve [Parallel] and several
 // iterations; its pages last as long as the process.
 func NewMemoryStore(maxBytes int64) PageStore {
 	return &memoryStore{max: maxBytes, pages: make(map[string]*list.Element), lru: list.New()}

@@ -61,15 +61,12 @@ var (
 )
 
 // StatusError is the error [Pages] yields together with a response whose
-// status code is not 2xx. The response is yielded with it, so the caller can
-// still read the body, which often says what went wrong. Iteration stops
-// after it.
+// status code is not 2xx. Iteration stops after it.
 //
-// It also carries what the server said (rule 3), for [Items], which closes
-// the body, and for callers that only have the error: the response's header
-// and the first 2 KiB of its body, read before the response is yielded and
-// put back in front of the rest, so that resp.Body still reads from its
-// first byte. Both are as the peer sent them: [StatusError.Error] shows
+// The caller can still read the response's body, which often says what
+// went wrong. The error also carries the response's header and the first
+// 2 KiB of its body, for [Items], which closes the body, and for callers
+// that only have the error (see rule 3); [StatusError.Error] shows
 // neither. When ctx or req.Context() is done during that read, the error
 // yielded wraps the StatusError and the context's error.
 type StatusError struct {
@@ -81,8 +78,10 @@ type StatusError struct {
 }
 
 // Error names the URL, quoted, and the status, such as "500 Internal Server
-// Error". Both come from the remote peer (the URL through redirects and next
-// links), so the message never carries them raw: a status with anything but
+// Error", never raw (see rule 36).
+//
+// Both come from the remote peer (the URL through redirects and next
+// links): a status with anything but
 // printable ASCII (terminal escapes, C1 controls, bidi overrides, invalid
 // UTF-8) or longer than 64 bytes is quoted and shortened too, as in
 // answered "500 \x1b[2J".
@@ -98,9 +97,14 @@ func (e *StatusError) Error() string {
 // finds every [*StatusError].
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }
 
-// Option configures [Pages] and [Items]. Create one with [MaxPages],
-// [AllowCrossOrigin], [BeforeNext], [WaitRateLimits],
-// [RateLimiter.Option] or [Parallel]. A nil Option is ignored.
+// Option configures [Pages] and [Items]. A nil Option is ignored.
+//
+// The options are [MaxPages], [AllowCrossOrigin] and [BeforeNext] (which
+// pages are followed), [WaitRateLimits] and [RateLimiter.Option] (of
+// [NewRateLimiter] or [NewSharedRateLimiter]: rate limits), [Parallel]
+// (pages requested ahead), [Revalidate] (conditional requests),
+// [StoreErrors] (the errors of a [LimitStore] or [PageStore]) and
+// [NextInBody] (next links in JSON bodies).
 type Option func(*config)
 
 type config struct {
@@ -108,8 +112,7 @@ type config struct {
 	crossOrigin  bool
 	beforeNext   func(prev *http.Response, next *http.Request) error
 	maxWait      time.Duration                                    // WaitRateLimits; <= 0: rate limits are not waited out
-	limit        *memLimits                                       // a RateLimiter's, shared; nil: the iteration's own
-	limitStore   LimitStore                                       // a shared RateLimiter's store; nil: none
+	limits       rateLimits                                       // a RateLimiter's; a nil mem: the iteration's own
 	now          func() time.Time                                 // the clock for HTTP-dates and Unix times; nil: time.Now
 	sleep        func(ctx context.Context, d time.Duration) error // the rate-limit waits, for tests; nil: a timer
 	parallel     int                                              // Parallel; < 2: one page at a time
@@ -119,9 +122,11 @@ type config struct {
 	store        PageStore                                        // Revalidate; nil: pages are not revalidated
 }
 
-// MaxPages makes [Pages] stop after n pages: when the n-th page has a next
-// link, Pages yields it and then an error wrapping [ErrMaxPages] instead of
-// requesting page n+1. A last page that has no next link ends the iteration
+// MaxPages makes [Pages] stop after n pages, with an error wrapping
+// [ErrMaxPages] when the n-th page has a next link.
+//
+// Pages yields the n-th page, then the error, instead of requesting page
+// n+1. A last page that has no next link ends the iteration
 // without error even when it is the n-th. An n below 1 means no limit, the
 // same as not giving MaxPages, so that a zero value from a configuration
 // disables the limit. A page requested again by [WaitRateLimits] counts once.
@@ -136,9 +141,10 @@ func AllowCrossOrigin() Option {
 	return func(c *config) { c.crossOrigin = true }
 }
 
-// BeforeNext sets a function that [Pages] calls before each next request, with
-// the page that linked to it (whose body is already closed; its header is
-// intact) and the request about to be sent. It may wait (for example on
+// BeforeNext sets a function that [Pages] calls before each next request,
+// with the page that linked to it and the request about to be sent.
+//
+// prev's body is already closed; its header is intact. f may wait (for example on
 // rate-limit headers of prev, honouring next.Context()), modify next (sign
 // it, add headers) or refuse it by returning an error, which ends the
 // iteration wrapped ([errors.Is] finds it). It is not called for the first
@@ -219,10 +225,9 @@ func BeforeNext(f func(prev *http.Response, next *http.Request) error) Option {
 // redirects do not move it, and next links back to req's origin are
 // followed too. Next links to any other origin end the iteration with
 // [ErrCrossOrigin] unless [AllowCrossOrigin] is given. Whatever the options, the
-// header fields of req that may carry credentials (every field but Accept,
-// Accept-Encoding, Accept-Language, Cache-Control, Pragma and User-Agent,
-// under any spelling of their names: rule 31 of package weblink; Authorization, Cookie,
-// PRIVATE-TOKEN, X-Api-Key and the like) are sent only to req's origin and to its https upgrade (the same host, http to https,
+// header fields of req that may carry credentials (rule 31 of package
+// weblink: Authorization, Cookie, PRIVATE-TOKEN, X-Api-Key and the like)
+// are sent only to req's origin and to its https upgrade (the same host, http to https,
 // both on their default ports): next links and redirects are data chosen by
 // the server, so this is stricter than the rule net/http applies to
 // redirects (host name only), and it holds for the redirects of every page
@@ -253,9 +258,9 @@ func Pages(ctx context.Context, client *http.Client, req *http.Request, opts ...
 		client = http.DefaultClient
 	}
 	return func(yield func(*http.Response, error) bool) {
-		p := pager{req: req, cfg: cfg, limit: cfg.limit, limitStore: cfg.limitStore}
-		if p.limit == nil {
-			p.limit = new(memLimits)
+		p := pager{req: req, cfg: cfg, limits: cfg.limits, links: cfg.linkFinder()}
+		if p.limits.mem == nil {
+			p.limits.mem = new(memLimits)
 		}
 		p.budget = &waitBudget{max: cfg.maxWait}
 		p.client = p.guardRedirects(client)
@@ -281,21 +286,21 @@ func deleteCredentials(h http.Header) { weborigin.Withhold(h) }
 
 // pager is the state of one range over a Pages sequence.
 type pager struct {
-	ctx        context.Context // done when the caller's ctx or req.Context() is
-	outer      context.Context // the caller's ctx
-	reqCtx     context.Context // of the page requests: p.ctx, cancelled to cut a drain short
-	cancelReq  context.CancelFunc
-	client     *http.Client
-	req        *http.Request
-	cfg        config
-	reqOrigin  origin          // of req.URL: credentials go only there and to its https upgrade
-	origin     origin          // of the first page's final URL: where next links may lead
-	visited    map[string]bool // URLs requested or reached, as visitKey
-	limit      *memLimits      // the rate limit as this process knows it: the iteration's own, or a RateLimiter's
-	limitStore LimitStore      // the rate limit as every process sharing it knows it; nil: none
-	budget     *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
-	body       bodyLink        // the next link the latest page's body gave (NextInBody)
-	reserved   bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
+	ctx       context.Context // done when the caller's ctx or req.Context() is
+	outer     context.Context // the caller's ctx
+	reqCtx    context.Context // of the page requests: p.ctx, cancelled to cut a drain short
+	cancelReq context.CancelFunc
+	client    *http.Client
+	req       *http.Request
+	cfg       config
+	reqOrigin origin          // of req.URL: credentials go only there and to its https upgrade
+	origin    origin          // of the first page's final URL: where next links may lead
+	visited   map[string]bool // URLs requested or reached, as visitKey
+	limits    rateLimits      // where requests are taken from (WaitRateLimits, a RateLimiter)
+	budget    *waitBudget     // the rate-limit waits of this iteration so far, of maxWait; shared by Parallel's requests
+	links     linkFinder      // where the next links are: the Link header, or also the body (NextInBody)
+	reserved  bool            // nextRequest has taken the next request from the rate limit: fetch sends it without taking another
+	worker    bool            // a copy of the pager for one of Parallel's workers (see parallelRun.work)
 }
 
 func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool) {
@@ -320,13 +325,18 @@ func (p *pager) run(ctx context.Context, yield func(*http.Response, error) bool)
 		if n == 1 {
 			p.origin = originOf(resp.Request.URL) // where the first page ended up
 		}
-		if n == 1 && err == nil && p.cfg.parallel > 1 && p.cfg.inBody == nil { // rule 35
+		if n == 1 && err == nil && p.cfg.parallel > 1 && p.predictable() {
 			var more bool
 			if resp, n, more = p.parallel(yield, resp); !more { // pages 1 to n
 				return
 			}
-		} else if !p.yieldPage(yield, p.readNextInBody(resp, err), err) || err != nil {
-			return
+		} else {
+			if err == nil {
+				p.links.read(resp)
+			}
+			if !p.yieldPage(yield, resp, err) || err != nil {
+				return
+			}
 		}
 		if next, err = p.nextRequest(resp, n); err != nil {
 			yield(nil, err)
@@ -422,7 +432,7 @@ func (p *pager) fetch(req *http.Request, n int) (*http.Response, error) {
 		if resp.Request == nil {
 			resp.Request = req // a RoundTripper other than net/http's may leave it nil
 		}
-		if resp.Request != req && p.visited != nil { // redirected; Parallel's workers leave it to the run
+		if resp.Request != req && !p.worker { // redirected; Parallel's workers leave it to the run
 			p.visited[weborigin.VisitKey(resp.Request.URL)] = true
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
@@ -486,10 +496,10 @@ const (
 // of the body, up to drainBytes for up to drainTime, so that the transport
 // can reuse the connection: a read that takes longer is ended by cancelling
 // the context of the page requests, which then gets a new one. Parallel's
-// workers, whose requests share the context of the run, have no
-// cancelReq: they close the body undrained.
+// workers, whose requests share the context of the run, close the body
+// undrained.
 func (p *pager) release(resp *http.Response, drain bool) {
-	if drain && p.cancelReq != nil && drainBody(resp, p.cancelReq) {
+	if drain && !p.worker && drainBody(resp, p.cancelReq) {
 		p.renewRequestContext()
 	}
 	resp.Body.Close()
@@ -539,7 +549,7 @@ func (p *pager) credentialsTo(o origin) bool {
 // nextRequest returns the request for the page after prev, the n-th page,
 // or nil when prev has no next link.
 func (p *pager) nextRequest(prev *http.Response, n int) (*http.Request, error) {
-	u, err := p.nextLink(prev)
+	u, err := p.links.next(prev)
 	if u == nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -22,177 +21,11 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/benchdata"
+	"github.com/weblinking/weblink/internal/memtest"
+	"github.com/weblinking/weblink/internal/rawpeer"
 	"github.com/weblinking/weblink/paging"
 )
-
-// perPage is the number of items on each page of an api.
-const perPage = 3
-
-// api is a real HTTP server with a paginated collection: GET .../items?page=P
-// (any path ending in /items) answers a JSON array of the item numbers of
-// page P, with the Link field lines links returns. It records every request
-// and counts its open connections.
-type api struct {
-	*httptest.Server
-	mu       sync.Mutex
-	seen     []seenRequest
-	open     atomic.Int64 // connections accepted and not yet closed
-	accepted atomic.Int64 // connections accepted
-}
-
-type seenRequest struct {
-	Method string
-	Host   string
-	URI    string // path and query
-	Header http.Header
-}
-
-// newAPI starts an api with pages pages. wrap, if given, wraps the items
-// handler (to add routes, errors or delays).
-func newAPI(t *testing.T, pages int, links func(base string, page int) []string, wrap ...func(http.Handler) http.Handler) *api {
-	t.Helper()
-	a := &api{}
-	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, err := strconv.Atoi(r.URL.Query().Get("page"))
-		if !strings.HasSuffix(r.URL.Path, "/items") || err != nil || page < 1 || page > pages {
-			http.NotFound(w, r)
-			return
-		}
-		for _, l := range links(a.URL, page) {
-			w.Header().Add("Link", l)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(pageItems(page))
-	})
-	for _, f := range wrap {
-		h = f(h)
-	}
-	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, seenRequest{Method: r.Method, Host: r.Host, URI: r.URL.RequestURI(), Header: r.Header.Clone()})
-		a.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
-	a.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		switch s {
-		case http.StateNew:
-			a.open.Add(1)
-			a.accepted.Add(1)
-		case http.StateClosed, http.StateHijacked:
-			a.open.Add(-1)
-		}
-	}
-	a.Start()
-	t.Cleanup(a.Close)
-	return a
-}
-
-// requests returns the requests the api has received so far.
-func (a *api) requests() []seenRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.seen)
-}
-
-// uris returns the path and query of each request received so far.
-func (a *api) uris() []string {
-	var out []string
-	for _, r := range a.requests() {
-		out = append(out, r.URI)
-	}
-	return out
-}
-
-// pageItems returns the item numbers on page p.
-func pageItems(p int) []int {
-	items := make([]int, perPage)
-	for i := range items {
-		items[i] = (p-1)*perPage + i + 1
-	}
-	return items
-}
-
-// itemsUpTo returns the items of pages first to last.
-func itemsUpTo(first, last int) []int {
-	var out []int
-	for p := first; p <= last; p++ {
-		out = append(out, pageItems(p)...)
-	}
-	return out
-}
-
-// nextOnly returns a links function with one absolute rel="next" link on
-// every page but the last.
-func nextOnly(pages int) func(string, int) []string {
-	return func(base string, p int) []string {
-		if p == pages {
-			return nil
-		}
-		return []string{fmt.Sprintf(`<%s/items?page=%d>; rel="next"`, base, p+1)}
-	}
-}
-
-// result is what ranging over a Pages sequence gave.
-type result struct {
-	items []int // decoded from every page yielded without error
-	pages int   // responses yielded, with or without error
-	err   error // the error yielded, nil if none
-}
-
-// collect ranges over seq, decoding every page, and checks that nothing is
-// yielded after an error.
-func collect(t *testing.T, seq iter.Seq2[*http.Response, error]) result {
-	t.Helper()
-	var r result
-	for resp, err := range seq {
-		if r.err != nil {
-			t.Fatalf("yielded (%v, %v) after the error %v", resp, err, r.err)
-		}
-		if resp != nil {
-			r.pages++
-		}
-		if err != nil {
-			r.err = err
-			continue
-		}
-		var items []int
-		if err := json.NewDecoder(resp.Body).Decode(&items); err != nil {
-			t.Fatalf("page %d (%s): %v", r.pages, resp.Request.URL, err)
-		}
-		r.items = append(r.items, items...)
-	}
-	return r
-}
-
-// check fails t unless r has the given items and an error matching want
-// (nil: no error).
-func (r result) check(t *testing.T, items []int, want error) {
-	t.Helper()
-	if !slices.Equal(r.items, items) {
-		t.Errorf("items = %v, want %v", r.items, items)
-	}
-	if !errors.Is(r.err, want) {
-		t.Errorf("error = %v, want %v", r.err, want)
-	}
-}
-
-// getItems returns a GET request for page 1 of the items of base.
-func getItems(t *testing.T, base string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+"/items?page=1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
-// newClient returns a client with a transport of its own, closed with the
-// test.
-func newClient(t *testing.T) (*http.Client, *http.Transport) {
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr}, tr
-}
 
 func TestPagesGitHubStyle(t *testing.T) {
 	const pages = 7
@@ -274,24 +107,6 @@ func TestPagesRelativeLinksAfterRedirect(t *testing.T) {
 	}
 }
 
-// redirect returns a wrapper for an api handler that redirects from, a path
-// and query, to to, and answers 404 for other queries on the path of from.
-func redirect(from, to string) func(http.Handler) http.Handler {
-	path, _, _ := strings.Cut(from, "?")
-	return func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch {
-			case r.URL.RequestURI() == from:
-				http.Redirect(w, r, to, http.StatusMovedPermanently)
-			case r.URL.Path == path:
-				http.NotFound(w, r)
-			default:
-				items.ServeHTTP(w, r)
-			}
-		})
-	}
-}
-
 func TestPagesNextInSecondLinkLine(t *testing.T) {
 	a := newAPI(t, 4, func(base string, p int) []string {
 		lines := []string{fmt.Sprintf(`<%s/items?page=1>; rel="first", <%s/items?page=4>; rel="last"`, base, base)}
@@ -337,42 +152,6 @@ func TestPagesLoop(t *testing.T) {
 				t.Errorf("%d requests, want 4", got)
 			}
 		})
-	}
-}
-
-// credentials are request headers that must reach only the first origin:
-// the three net/http knows, the API keys of GitLab (PRIVATE-TOKEN) and
-// others, and a name of the caller's own, set under a lower-case key as
-// net/http sends it (rule 31 of package weblink).
-var credentials = []string{"Authorization", "Cookie", "Proxy-Authorization", "PRIVATE-TOKEN", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Trace"}
-
-// withCredentials sets credentials and the header fields that go to every
-// origin on req.
-func withCredentials(req *http.Request) *http.Request {
-	req.Header.Set("Authorization", "Bearer secret")
-	req.Header.Set("Cookie", "session=secret")
-	req.Header.Set("Proxy-Authorization", "Basic c2VjcmV0")
-	req.Header["PRIVATE-TOKEN"] = []string{"glpat-secret"}
-	req.Header.Set("X-Api-Key", "secret")
-	req.Header.Set("Api-Key", "secret")
-	req.Header.Set("X-Auth-Token", "secret")
-	req.Header["x-trace"] = []string{"abc"}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "weblink-test")
-	return req
-}
-
-// checkCredentials fails t unless r carries the credentials exactly when
-// want is true, and always carries Accept and User-Agent.
-func checkCredentials(t *testing.T, r seenRequest, want bool) {
-	t.Helper()
-	for _, h := range credentials {
-		if got := r.Header.Get(h) != ""; got != want {
-			t.Errorf("%s %s: %s present = %v, want %v", r.Host, r.URI, h, got, want)
-		}
-	}
-	if r.Header.Get("Accept") != "application/json" || r.Header.Get("User-Agent") != "weblink-test" {
-		t.Errorf("%s %s: Accept %q, User-Agent %q, want application/json, weblink-test", r.Host, r.URI, r.Header.Get("Accept"), r.Header.Get("User-Agent"))
 	}
 }
 
@@ -676,22 +455,6 @@ func TestPagesBreakLeaksNothing(t *testing.T) {
 	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= goroutines })
 }
 
-// waitFor fails t unless cond becomes true within 5 seconds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	waitWithin(t, 5*time.Second, what, cond)
-}
-
-// waitWithin fails t unless cond becomes true within d.
-func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(d); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
 func TestPagesMethodRejected(t *testing.T) {
 	a := newAPI(t, 2, nextOnly(2))
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, "PROPFIND"} {
@@ -817,39 +580,6 @@ func TestPagesMaxPages(t *testing.T) {
 	}
 }
 
-func TestPagesMalformedLinkHeader(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		header string // Link of page 1; page 2 has none
-		pages  int
-		err    []error
-	}{
-		{"cut short", `</items?page=2>; rel="next"; title="Page 2 of`, 1, []error{paging.ErrNextLink, weblink.ErrSyntax}},
-		{"next link broken", `</items?page=2> rel="next"`, 1, []error{paging.ErrNextLink, weblink.ErrSyntax}},
-		{"next target not a URI", `<http://[::1/items?page=2>; rel="next"`, 1, []error{paging.ErrNextLink}},
-		{"usable next despite a broken link-value", `junk; rel="last", </items?page=2>; rel="next"`, 2, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := newAPI(t, 2, func(_ string, p int) []string {
-				if p == 1 {
-					return []string{tc.header}
-				}
-				return nil
-			})
-			r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL)))
-			for _, want := range tc.err {
-				r.check(t, itemsUpTo(1, tc.pages), want)
-			}
-			if tc.err == nil {
-				r.check(t, itemsUpTo(1, tc.pages), nil)
-			}
-			if got := len(a.requests()); got != tc.pages {
-				t.Errorf("%d requests, want %d", got, tc.pages)
-			}
-		})
-	}
-}
-
 func TestPagesRestartsOnEachRange(t *testing.T) {
 	a := newAPI(t, 2, nextOnly(2))
 	seq := paging.Pages(context.Background(), nil, getItems(t, a.URL))
@@ -897,49 +627,6 @@ func TestPagesTransportWithoutRequest(t *testing.T) {
 	_, tr := newClient(t)
 	client := &http.Client{Transport: noRequest{tr}}
 	collect(t, paging.Pages(context.Background(), client, getItems(t, a.URL))).check(t, itemsUpTo(1, 3), nil)
-}
-
-func TestNextURL(t *testing.T) {
-	base, err := url.Parse("https://api.example/v2/items?page=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		lines []string
-		req   bool // whether resp.Request is set
-		want  string
-	}{
-		{"none", nil, true, ""},
-		{"no next", []string{`<?page=9>; rel="last"`}, true, ""},
-		{"relative", []string{`<?page=2>; rel="next"`}, true, "https://api.example/v2/items?page=2"},
-		{"dot segments", []string{`<../v3/items?page=2>; rel="next"`}, true, "https://api.example/v3/items?page=2"},
-		{"absolute", []string{`<http://other.example/p2>; rel="next"`}, true, "http://other.example/p2"},
-		{"second line, upper case", []string{`<?page=9>; rel="last"`, `<?page=2>; REL="NEXT"`}, true, "https://api.example/v2/items?page=2"},
-		{"first of two", []string{`<?page=2>; rel="prev next", <?page=3>; rel="next"`}, true, "https://api.example/v2/items?page=2"},
-		{"not a URI", []string{`<http://[::1>; rel="next"`}, true, ""},
-		{"malformed", []string{`<?page=2>; rel="next"; title="cut`}, true, ""},
-		{"no request", []string{`<?page=2>; rel="next"`}, false, "?page=2"},
-		{"anchored elsewhere", []string{`<?page=7>; rel="next"; anchor="/other", <?page=2>; rel="next"`}, true, "https://api.example/v2/items?page=2"},
-		{"anchored at the page", []string{`<?page=2>; rel="next"; anchor="#results"`}, true, "https://api.example/v2/items?page=2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			resp := &http.Response{Header: http.Header{"Link": tc.lines}}
-			if tc.req {
-				resp.Request = &http.Request{URL: base}
-			}
-			u, ok := weblink.NextURL(resp)
-			if ok != (tc.want != "") || ok && u.String() != tc.want {
-				t.Errorf("NextURL = %v, %v; want %q", u, ok, tc.want)
-			}
-		})
-	}
-}
-
-func TestNextURLNil(t *testing.T) {
-	if u, ok := weblink.NextURL(nil); ok || u != nil {
-		t.Errorf("NextURL(nil) = %v, %v", u, ok)
-	}
 }
 
 // TestPagesRedirectToOtherOrigin checks that credentials do not follow a
@@ -1063,5 +750,823 @@ func TestEndToEndPagination(t *testing.T) {
 	}
 	if pages != lastPage || !slices.Equal(all, want) {
 		t.Errorf("%d pages with %v, want %d pages with %v", pages, all, lastPage, want)
+	}
+}
+
+// TestPagesLookalikeHost follows a next link to a host that differs from
+// the first page's only by a character outside ASCII: strings.ToLower makes
+// api.gİthub.test api.github.test, but net/http sends the request to
+// api.xn--github-qyd.test, another host. Every host that is not plain
+// ASCII is another origin than every other host (rule 30 of package weblink): not followed
+// without AllowCrossOrigin, and without credentials with it.
+func TestPagesLookalikeHost(t *testing.T) {
+	for _, tc := range []struct{ name, home, next string }{
+		// net/http dials api.xn--github-qyd.test.
+		{"dotted capital I", "http://api.github.test", "http://api.g%C4%B0thub.test"},
+		// strings.ToLower makes ẞ ß, but net/http dials api.githuss.test
+		// for ẞ and api.xn--githu-9ua.test for ß.
+		{"capital sharp s", "http://api.githu%C3%9F.test", "http://api.githu%E1%BA%9E.test"},
+		// The Kelvin sign: net/http dials k.example, the same host; still
+		// another origin, as every host that is not plain ASCII.
+		{"Kelvin sign", "http://k.example", "http://%E2%84%AA.example"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newHostSim(t, func(w http.ResponseWriter, r *http.Request, u string) {
+				if strings.HasSuffix(u, "?page=1") {
+					page(w, 1, tc.next+"/items?page=2")
+					return
+				}
+				page(w, 2, "")
+			})
+			checkOtherOrigin(t, s, withCredentials(getItems(t, tc.home)))
+		})
+	}
+}
+
+// checkOtherOrigin pages req twice on s, whose first page links to a
+// second and last page on another origin: without AllowCrossOrigin, it is
+// not requested (ErrCrossOrigin); with it, it is, without credentials.
+func checkOtherOrigin(t *testing.T, s *hostSim, req *http.Request) {
+	t.Helper()
+	collect(t, paging.Pages(context.Background(), s.client, req)).check(t, pageItems(1), paging.ErrCrossOrigin)
+	collect(t, paging.Pages(context.Background(), s.client, req, paging.AllowCrossOrigin())).check(t, itemsUpTo(1, 2), nil)
+	got := s.requests()
+	if len(got) != 3 {
+		t.Fatalf("%d requests, want 3", len(got))
+	}
+	checkCredentials(t, got[0], true)
+	checkCredentials(t, got[1], true)
+	checkCredentials(t, got[2], false)
+}
+
+// hostSim serves example.com and its subdomains over http (as port 80) and
+// https (as port 443) from two servers on 127.0.0.1, with a client that
+// dials them whatever the host. route answers each request, given its
+// scheme, host and page.
+type hostSim struct {
+	client *http.Client
+	mu     sync.Mutex
+	seen   []seenRequest // URI is scheme://host/path?query
+}
+
+func newHostSim(t *testing.T, route func(w http.ResponseWriter, r *http.Request, url string)) *hostSim {
+	s := &hostSim{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		u := scheme + "://" + r.Host + r.URL.RequestURI()
+		s.mu.Lock()
+		s.seen = append(s.seen, seenRequest{Method: r.Method, Host: r.Host, URI: u, Header: r.Header.Clone()})
+		s.mu.Unlock()
+		route(w, r, u)
+	})
+	plain := httptest.NewServer(h)
+	t.Cleanup(plain.Close)
+	secure := httptest.NewTLSServer(h)
+	t.Cleanup(secure.Close)
+	tr := secure.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		_, port, _ := net.SplitHostPort(addr)
+		to := plain.Listener.Addr().String()
+		if port == "443" {
+			to = secure.Listener.Addr().String()
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, network, to)
+	}
+	// The test certificate is for example.com, and since Go 1.23.x for
+	// *.example.com too: every host is verified as example.com, so that the
+	// client verifies the certificate on every Go the module supports.
+	tr.TLSClientConfig.ServerName = "example.com"
+	t.Cleanup(tr.CloseIdleConnections)
+	s.client = &http.Client{Transport: tr}
+	return s
+}
+
+func (s *hostSim) requests() []seenRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.seen)
+}
+
+// sent is a request that a hostSim should have received, and whether it
+// carried the credentials.
+type sent struct {
+	uri   string
+	creds bool
+}
+
+// check fails t unless s received the requests want, in order.
+func (s *hostSim) check(t *testing.T, want []sent) {
+	t.Helper()
+	got := s.requests()
+	if len(got) != len(want) {
+		t.Fatalf("%d requests, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i].URI != w.uri {
+			t.Errorf("request %d: %s, want %s", i+1, got[i].URI, w.uri)
+		}
+		checkCredentials(t, got[i], w.creds)
+	}
+}
+
+// page writes page p of the items with a next link to next, if any.
+func page(w http.ResponseWriter, p int, next string) {
+	if next != "" {
+		w.Header().Set("Link", "<"+next+`>; rel="next"`)
+	}
+	fmt.Fprint(w, "[")
+	for i, item := range pageItems(p) {
+		if i > 0 {
+			fmt.Fprint(w, ",")
+		}
+		fmt.Fprint(w, item)
+	}
+	fmt.Fprint(w, "]")
+}
+
+func TestPagesCanonicalHostRedirect(t *testing.T) {
+	// example.com redirects to its canonical host www.example.com, whose
+	// pages link on www (followed: the first page ended up there), then
+	// back to example.com (followed: req's origin), then elsewhere (not).
+	s := newHostSim(t, func(w http.ResponseWriter, r *http.Request, u string) {
+		switch u {
+		case "http://example.com/items?page=1":
+			http.Redirect(w, r, "http://www.example.com/items?page=1", http.StatusMovedPermanently)
+		case "http://www.example.com/items?page=1":
+			page(w, 1, "http://www.example.com/items?page=2")
+		case "http://www.example.com/items?page=2":
+			page(w, 2, "http://example.com/items?page=3")
+		case "http://example.com/items?page=3":
+			page(w, 3, "http://api.example.com/items?page=4")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	req := withCredentials(getItems(t, "http://example.com"))
+	collect(t, paging.Pages(context.Background(), s.client, req)).check(t, itemsUpTo(1, 3), paging.ErrCrossOrigin)
+	s.check(t, []sent{
+		{"http://example.com/items?page=1", true},
+		{"http://www.example.com/items?page=1", false}, // another host: no credentials, though net/http would send them to a subdomain
+		{"http://www.example.com/items?page=2", false},
+		{"http://example.com/items?page=3", true},
+	})
+}
+
+func TestPagesHTTPSUpgrade(t *testing.T) {
+	// http://example.com redirects to https://example.com, where paging goes
+	// on with the credentials (its https upgrade); page 2 redirects to
+	// www.example.com, which does not move the origin: its next link is
+	// not followed, and it gets no credentials.
+	s := newHostSim(t, func(w http.ResponseWriter, r *http.Request, u string) {
+		switch u {
+		case "http://example.com/items?page=1":
+			http.Redirect(w, r, "https://example.com/items?page=1", http.StatusMovedPermanently)
+		case "https://example.com/items?page=1":
+			page(w, 1, "/items?page=2")
+		case "https://example.com/items?page=2":
+			http.Redirect(w, r, "https://www.example.com/items?page=2", http.StatusFound)
+		case "https://www.example.com/items?page=2":
+			page(w, 2, "/items?page=3")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	req := withCredentials(getItems(t, "http://example.com"))
+	collect(t, paging.Pages(context.Background(), s.client, req)).check(t, itemsUpTo(1, 2), paging.ErrCrossOrigin)
+	s.check(t, []sent{
+		{"http://example.com/items?page=1", true},
+		{"https://example.com/items?page=1", true},
+		{"https://example.com/items?page=2", true},
+		{"https://www.example.com/items?page=2", false},
+	})
+}
+
+func TestPagesCredentialsNotDowngraded(t *testing.T) {
+	// From https, the http origin of the same host is not an upgrade: a
+	// next link there is another origin, and gets no credentials even with
+	// AllowCrossOrigin.
+	s := newHostSim(t, func(w http.ResponseWriter, r *http.Request, u string) {
+		switch u {
+		case "https://example.com/items?page=1":
+			page(w, 1, "http://example.com/items?page=2")
+		case "http://example.com/items?page=2":
+			page(w, 2, "")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	checkOtherOrigin(t, s, withCredentials(getItems(t, "https://example.com")))
+}
+
+func TestPagesRequestContext(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for _, tc := range []struct {
+		name     string
+		ctx, req context.Context
+		want     error
+	}{
+		{"req.Context() cancelled", context.Background(), cancelled, context.Canceled},
+		{"req.Context() past its deadline", context.Background(), expired, context.DeadlineExceeded},
+		{"ctx cancelled", cancelled, context.Background(), context.Canceled},
+		{"both", expired, cancelled, context.DeadlineExceeded}, // ctx is looked at first
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAPI(t, 2, nextOnly(2))
+			rec := &recorder{next: http.DefaultTransport}
+			req := getItems(t, a.URL).WithContext(tc.req)
+			n := 0
+			var got error
+			for resp, err := range paging.Pages(tc.ctx, &http.Client{Transport: rec}, req) {
+				n++
+				if resp != nil {
+					t.Errorf("a response was yielded")
+				}
+				got = err
+			}
+			if n != 1 || !errors.Is(got, tc.want) {
+				t.Errorf("%d yields, error %v; want one, %v", n, got, tc.want)
+			}
+			if len(rec.urls) != 0 {
+				t.Errorf("requests sent: %q", rec.urls)
+			}
+		})
+	}
+}
+
+func TestPagesRequestContextCancelled(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Run("between pages", func(t *testing.T) {
+		a := newAPI(t, 3, nextOnly(3))
+		rctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		r := result{}
+		for resp, err := range paging.Pages(context.Background(), nil, getItems(t, a.URL).WithContext(rctx)) {
+			if resp != nil {
+				r.pages++
+			}
+			r.err = err
+			cancel()
+		}
+		if r.pages != 1 || !errors.Is(r.err, context.Canceled) || len(a.requests()) != 1 {
+			t.Errorf("%d pages, %d requests, error %v; want 1, 1, context.Canceled", r.pages, len(a.requests()), r.err)
+		}
+	})
+	t.Run("in flight", func(t *testing.T) {
+		arrived := make(chan struct{})
+		a := newAPI(t, 3, nextOnly(3), func(items http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Query().Get("page") == "2" {
+					close(arrived)
+					select {
+					case <-r.Context().Done():
+					case <-time.After(10 * time.Second):
+					}
+				}
+				items.ServeHTTP(w, r)
+			})
+		})
+		rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		go func() {
+			<-arrived
+			cancel()
+		}()
+		start := time.Now()
+		r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL).WithContext(rctx)))
+		r.check(t, pageItems(1), context.Canceled)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("took %v after req.Context() was cancelled", d)
+		}
+	})
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// A body that never ends: breaking out of the loop body returns at once,
+// requests nothing more and leaves no goroutine behind, for Pages and for
+// Items whose decode reads part of the page.
+func TestPagesEndlessBodyBreak(t *testing.T) {
+	var handlers atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handlers.Add(1)
+		defer handlers.Add(-1)
+		w.Header().Set("Link", `</items?page=2>; rel="next"`)
+		buf := make([]byte, 4096)
+		for i := range buf {
+			buf[i] = '1'
+		}
+		for r.Context().Err() == nil {
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	before := runtime.NumGoroutine()
+	client, tr := newClient(t)
+	start := time.Now()
+	n := 0
+	for resp, err := range paging.Pages(context.Background(), client, getItems(t, srv.URL), paging.WaitRateLimits(time.Minute)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(resp.Body, make([]byte, 100000)); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		break
+	}
+	decode := func(resp *http.Response) ([]int, error) {
+		_, err := io.ReadFull(resp.Body, make([]byte, 100000))
+		return []int{1, 2, 3}, err
+	}
+	for item, err := range paging.Items(context.Background(), client, getItems(t, srv.URL), decode) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += item
+		if item == 2 {
+			break
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second || n != 4 {
+		t.Errorf("took %v, n %d", d, n)
+	}
+	tr.CloseIdleConnections()
+	waitFor(t, "handlers to end", func() bool { return handlers.Load() == 0 })
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// ctx cancelled while the drain waits on a trickling body: the iteration
+// ends at once, with the context's error, and requests nothing more.
+func TestPagesCancelDuringDrain(t *testing.T) {
+	var requests atomic.Int32
+	trickling := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Link", `</items?page=2>; rel="next"`)
+		w.Write([]byte("["))
+		w.(http.Flusher).Flush()
+		trickling <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client, tr := newClient(t)
+	var start time.Time
+	var last error
+	for _, err := range paging.Pages(ctx, client, getItems(t, srv.URL)) {
+		if err != nil {
+			last = err
+			continue
+		}
+		<-trickling
+		start = time.Now()
+		time.AfterFunc(100*time.Millisecond, cancel) // while the drain waits
+	}
+	if d := time.Since(start); d > 700*time.Millisecond {
+		t.Errorf("the drain went on %v after the cancellation at 100 ms", d)
+	}
+	if !errors.Is(last, context.Canceled) || requests.Load() != 1 {
+		t.Errorf("error %v after %d requests; want context.Canceled after 1", last, requests.Load())
+	}
+	tr.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// A page that redirects in a loop ends the iteration with client.Do's
+// error naming it; a later page redirected to another origin gets no
+// credentials, and its next links (on that origin) are not followed.
+func TestPagesRedirectsMidIteration(t *testing.T) {
+	b := newAPI(t, 5, func(string, int) []string { return []string{`</items?page=4>; rel="next"`} })
+	a := newAPI(t, 5, nextOnly(5), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Query().Get("page") {
+			case "2":
+				http.Redirect(w, r, b.URL+"/items?page=3", http.StatusTemporaryRedirect)
+			case "9":
+				http.Redirect(w, r, "/items?page=9&x="+r.URL.Query().Get("x")+"x", http.StatusFound)
+			default:
+				items.ServeHTTP(w, r)
+			}
+		})
+	})
+	loop := newAPI(t, 1, func(string, int) []string { return []string{`</items?page=9>; rel="next"`} }, func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "9" {
+				http.Redirect(w, r, "/items?page=9&x="+r.URL.Query().Get("x")+"x", http.StatusFound)
+				return
+			}
+			items.ServeHTTP(w, r)
+		})
+	})
+	before := runtime.NumGoroutine()
+	r := collect(t, paging.Pages(context.Background(), nil, withCredentials(getItems(t, a.URL))))
+	r.check(t, append(pageItems(1), pageItems(3)...), paging.ErrCrossOrigin)
+	for _, req := range b.requests() {
+		checkCredentials(t, req, false)
+	}
+	if len(b.requests()) != 1 {
+		t.Errorf("b got %d requests, want 1", len(b.requests()))
+	}
+
+	r = collect(t, paging.Pages(context.Background(), nil, getItems(t, loop.URL)))
+	if r.err == nil || errors.Is(r.err, paging.ErrStatus) || r.pages != 1 || len(loop.requests()) != 11 {
+		t.Errorf("error %v, %d pages, %d requests; want client.Do's error after page 1 and 10 requests for page 9", r.err, r.pages, len(loop.requests()))
+	}
+	t.Logf("error: %v", r.err)
+	if want := loop.URL + "/items?page=9"; !strings.Contains(r.err.Error(), want) {
+		t.Errorf("error %v does not name the page, %s", r.err, want)
+	}
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// Every kind of early end leaves no goroutine behind once the client's
+// idle connections are closed.
+func TestPagesEarlyEndsLeakNothing(t *testing.T) {
+	b := newAPI(t, 3, nextOnly(3))
+	a := newAPI(t, 4, func(base string, p int) []string {
+		switch p {
+		case 1:
+			return []string{`</items?page=2>; rel="next"`}
+		case 2:
+			return []string{`<` + b.URL + `/items?page=1>; rel="next"`}
+		}
+		return []string{`</items?page=3>; rel="next"`}
+	}, func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Query().Get("page") {
+			case "1", "2", "3":
+				items.ServeHTTP(w, r)
+			case "4":
+				w.Header().Set("Retry-After", "3600")
+				http.Error(w, "later", http.StatusTooManyRequests)
+			default:
+				w.Write([]byte("[")) // trickles nothing more
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			}
+		})
+	})
+	refuse := errors.New("refused")
+	for _, tc := range []struct {
+		name string
+		url  string
+		opts []paging.Option
+		want error
+		ctx  time.Duration // > 0: a deadline
+	}{
+		{"cross origin", "/items?page=1", nil, paging.ErrCrossOrigin, 0},
+		{"loop", "/items?page=3", nil, paging.ErrLoop, 0},
+		{"max pages", "/items?page=1", []paging.Option{paging.MaxPages(1)}, paging.ErrMaxPages, 0},
+		{"deadline in a body", "/items?page=9", []paging.Option{paging.WaitRateLimits(time.Minute)}, context.DeadlineExceeded, 200 * time.Millisecond},
+		{"rate limited", "/items?page=4", []paging.Option{paging.WaitRateLimits(time.Minute)}, paging.ErrRateLimited, 0},
+		{"BeforeNext", "/items?page=1", []paging.Option{paging.BeforeNext(func(*http.Response, *http.Request) error { return refuse })}, refuse, 0},
+		{"cross origin allowed, b ends", "/items?page=2", []paging.Option{paging.AllowCrossOrigin()}, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, tr := newClient(t)
+			before := runtime.NumGoroutine()
+			ctx := context.Background()
+			if tc.ctx > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.ctx)
+				defer cancel()
+			}
+			for _, items := range []bool{false, true} {
+				var err error
+				if items {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					_, err = collectItems(t, paging.Items(ctx, client, req, paging.JSONItems[int], tc.opts...))
+				} else {
+					req, _ := http.NewRequest(http.MethodGet, a.URL+tc.url, nil)
+					var r result
+					for resp, e := range paging.Pages(ctx, client, req, tc.opts...) {
+						if e != nil {
+							r.err = e
+							continue
+						}
+						if _, e := io.Copy(io.Discard, resp.Body); e != nil {
+							r.err = e // the deadline, in the loop body's read
+						}
+					}
+					err = r.err
+				}
+				if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+					t.Errorf("items %v: error %v, want %v", items, err, tc.want)
+				}
+			}
+			tr.CloseIdleConnections()
+			waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+		})
+	}
+}
+
+// Over HTTP/2 too (GitHub's API speaks it): breaking out of an endless
+// page, a drain cut short by a trickling page and a cancel in a wait end
+// at once and leave no goroutine behind.
+func TestPagesHTTP2EarlyEnds(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Query().Get("page")
+		w.Header().Set("Link", `</items?page=`+p+`0>; rel="next"`)
+		switch p {
+		case "1": // endless
+			buf := make([]byte, 8192)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(buf); err != nil {
+					return
+				}
+			}
+		case "2": // trickles, then page 20 refuses for a minute
+			w.Write([]byte("["))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "20":
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "later", http.StatusTooManyRequests)
+		}
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	client := srv.Client()
+	before := runtime.NumGoroutine()
+	start := time.Now()
+	for resp, err := range paging.Pages(context.Background(), client, getItems(t, srv.URL)) {
+		if err != nil || resp.ProtoMajor != 2 {
+			t.Fatalf("error %v, protocol %s", err, resp.Proto)
+		}
+		io.ReadFull(resp.Body, make([]byte, 50000))
+		break
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/items?page=2", nil)
+	var last error
+	pages := 0
+	for _, err := range paging.Pages(ctx, client, req, paging.WaitRateLimits(2*time.Minute)) {
+		pages++
+		last = err
+		if pages == 1 { // page 2: its drain is cut at 1 s, then page 20 is refused
+			time.AfterFunc(1300*time.Millisecond, cancel) // in the wait for page 20
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second || !errors.Is(last, context.Canceled) {
+		t.Errorf("took %v, error %v; want about 1.3 s and context.Canceled", d, last)
+	}
+	client.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// Errors name pages without their userinfo: a token is often the user name.
+func TestPagesErrorsWithoutUserinfo(t *testing.T) {
+	a := newAPI(t, 2, func(base string, p int) []string {
+		return []string{`</items?page=` + fmt.Sprint(p+1) + `>; rel="next"`}
+	})
+	for _, user := range []string{"tok3n", "tok3n:pa55"} {
+		req := getItems(t, strings.Replace(a.URL, "http://", "http://"+user+"@", 1))
+		r := collect(t, paging.Pages(context.Background(), nil, req))
+		var se *paging.StatusError
+		if !errors.As(r.err, &se) {
+			t.Fatalf("error %v, want a 404", r.err)
+		}
+		for _, s := range []string{r.err.Error(), se.URL} {
+			if strings.Contains(s, "tok3n") || strings.Contains(s, "pa55") {
+				t.Errorf("%q shows the userinfo", s)
+			}
+		}
+	}
+	// An error of client.Do names the URL as net/http writes it, with the
+	// user name.
+	base := rawpeer.Serve(t, func(string) string { return "NOT HTTP\r\n\r\n" })
+	client, _ := newClient(t)
+	r := collect(t, paging.Pages(context.Background(), client, getItems(t, strings.Replace(base, "http://", "http://tok3n@", 1))))
+	if r.err == nil || strings.Contains(r.err.Error(), "tok3n") || !strings.Contains(r.err.Error(), base[len("http://"):]) {
+		t.Errorf("error %v: want one naming the page without its userinfo", r.err)
+	}
+}
+
+// A header line net/http rejects comes back in its error raw.
+func TestPagesTransportErrorEscapes(t *testing.T) {
+	base := rawpeer.Serve(t, func(string) string {
+		return "HTTP/1.1 200 OK\r\nX\x1b]0;PWNED\x07: 1\r\n\x1b[2J\r\nContent-Length: 0\r\n\r\n"
+	})
+	client, _ := newClient(t)
+	r := collect(t, paging.Pages(context.Background(), client, getItems(t, base)))
+	if r.err == nil {
+		t.Fatal("no error")
+	}
+	if c, bad := unsafeInError(r.err.Error()); bad {
+		t.Fatalf("message %q carries %U raw", r.err, c)
+	}
+	t.Logf("message: %v", r.err)
+}
+
+// Credentials under a header name that is not canonical are credentials too.
+func TestPagesCredentialsNonCanonicalKeys(t *testing.T) {
+	b := newAPI(t, 2, nextOnly(2))
+	a := newAPI(t, 1, func(string, int) []string { return []string{`<` + b.URL + `/items?page=1>; rel="next"`} })
+	req := getItems(t, a.URL)
+	req.Header["authorization"] = []string{"Bearer secret"}
+	req.Header["COOKIE"] = []string{"session=secret"}
+	req.Header["proxy-authorization"] = []string{"Basic c2VjcmV0"}
+	r := collect(t, paging.Pages(context.Background(), nil, req, paging.AllowCrossOrigin()))
+	r.check(t, append(pageItems(1), itemsUpTo(1, 2)...), nil)
+	for _, s := range b.requests() {
+		for k := range s.Header {
+			if strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Cookie") || strings.EqualFold(k, "Proxy-Authorization") {
+				t.Errorf("%s %s got %s", s.Host, s.URI, k)
+			}
+		}
+	}
+}
+
+// The origin named by ErrCrossOrigin comes from a redirect of the server:
+// it is quoted like the URLs.
+func TestPagesCrossOriginMessageEscapes(t *testing.T) {
+	const evil = "http://\u202eevil\u009b31m.example/"
+	client := &http.Client{Transport: hostileRoundTripper(func(req *http.Request) *http.Response {
+		h := http.Header{}
+		if req.URL.Host == "127.0.0.1" {
+			h.Set("Location", evil)
+			return &http.Response{StatusCode: http.StatusFound, Header: h}
+		}
+		h.Set("Link", `<http://127.0.0.2/next>; rel="next"`)
+		return &http.Response{StatusCode: http.StatusOK, Header: h, Body: io.NopCloser(strings.NewReader("[]"))}
+	})}
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/items", nil)
+	r := collect(t, paging.Pages(context.Background(), client, req))
+	if !errors.Is(r.err, paging.ErrCrossOrigin) {
+		t.Fatalf("error %v, want ErrCrossOrigin", r.err)
+	}
+	if c, bad := unsafeInError(r.err.Error()); bad {
+		t.Errorf("message %q carries %U raw", r.err, c)
+	}
+}
+
+// An API URL is often longer than 64 bytes, and what tells its pages apart
+// is at its end: the messages keep it.
+func TestPagesErrorsNameLongURLs(t *testing.T) {
+	const query = "/items?state=open&sort=updated&direction=desc&labels=bug,help%20wanted&per_page=100&page="
+	a := newAPI(t, 36, func(base string, p int) []string {
+		return []string{`<` + query + fmt.Sprint(p+1) + `>; rel="next"`}
+	})
+	r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.MaxPages(36)))
+	if !errors.Is(r.err, paging.ErrMaxPages) || !strings.Contains(r.err.Error(), "page=36") || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=36 and page=37", r.err)
+	}
+	r = collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL)))
+	if !errors.Is(r.err, paging.ErrStatus) || !strings.Contains(r.err.Error(), "page=37") {
+		t.Errorf("error %v does not name page=37", r.err)
+	}
+	long := "/items?" + strings.Repeat("x", 5000) + "&page=2"
+	b := newAPI(t, 1, func(string, int) []string { return []string{`<` + long + `>; rel="next"`} })
+	r = collect(t, paging.Pages(context.Background(), nil, getItems(t, b.URL)))
+	if msg := r.err.Error(); !strings.Contains(msg, "page=2") || len(msg) > 600 {
+		t.Errorf("%d-byte error %.300q...: want page=2 named in a short message", len(msg), msg)
+	}
+}
+
+func TestPagesDrainBoundedInTime(t *testing.T) {
+	t.Parallel()
+	// Page 1 promises a long body and trickles it, one byte every 50 ms,
+	// while the loop body reads none of it; the next page must follow
+	// within a couple of seconds, not when the body is done (20 s).
+	const bodyLen = 400
+	trickling := make(chan struct{})
+	a := newAPI(t, 2, nextOnly(2), func(items http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") != "1" {
+				items.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Link", `</items?page=2>; rel="next"`)
+			w.Header().Set("Content-Length", fmt.Sprint(bodyLen))
+			w.WriteHeader(http.StatusOK)
+			close(trickling)
+			trickle(w, r, bodyLen, 50*time.Millisecond)
+		})
+	})
+	client, _ := newClient(t)
+	var left time.Time
+	var delay time.Duration
+	n := 0
+	for _, err := range paging.Pages(context.Background(), client, getItems(t, a.URL)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if n == 1 {
+			<-trickling
+			left = time.Now()
+		} else {
+			delay = time.Since(left)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d pages, want 2", n)
+	}
+	t.Logf("page 2 followed page 1's loop body after %v", delay.Round(time.Millisecond))
+	if delay > 3*time.Second {
+		t.Errorf("page 2 waited %v for page 1's unread body", delay)
+	}
+}
+
+// TestPagesMemoryBound runs Pages against a local server whose first page
+// sends a 4 MiB Link header (each memory shape, then the next link) and
+// checks that the whole iteration, net/http's reading of the header
+// included, allocates at most 40 bytes per header byte: weblink.NextURL's
+// bound (32, which the one link-value being looked at may take when it
+// holds a million parameters) and what net/http's reading of the header
+// costs.
+func TestPagesMemoryBound(t *testing.T) {
+	const n = 4 << 20
+	for _, tc := range memtest.Shapes {
+		t.Run(tc.Name, func(t *testing.T) {
+			value := tc.Build(n)
+			lines := []string{value, `<?page=2>; rel="next"`} // as in the root's TestNextURLMemoryBound
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.RawQuery == "page=1" {
+					w.Header()["Link"] = lines
+				}
+			}))
+			srv.Config.MaxHeaderBytes = 16 << 20
+			srv.Start()
+			defer srv.Close()
+			client := srv.Client()
+			req, err := http.NewRequest(http.MethodGet, srv.URL+"/items?page=1", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := 0
+			perByte := float64(memtest.Allocated(func() {
+				for _, err := range paging.Pages(context.Background(), client, req) {
+					if err != nil {
+						t.Errorf("page %d: %v", pages+1, err)
+						return
+					}
+					pages++
+				}
+			})) / float64(len(value))
+			t.Logf("Pages: %.2f B/B", perByte)
+			if pages != 2 && !strings.HasPrefix(tc.Name, "rel next") {
+				t.Errorf("%d pages, want 2", pages)
+			}
+			if perByte > 40 {
+				t.Errorf("Pages allocated %.2f bytes per header byte, want at most 40", perByte)
+			}
+		})
+	}
+}
+
+// BenchmarkPagesNextURL finds the next page of a response carrying the
+// 4-link header GitHub sends.
+func BenchmarkPagesNextURL(b *testing.B) {
+	req, err := http.NewRequest(http.MethodGet, "https://api.github.com/repositories/1300192/issues?page=3", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp := &http.Response{Request: req, Header: http.Header{"Link": {benchdata.GitHub4}}}
+	b.SetBytes(int64(len(benchdata.GitHub4)))
+	b.ReportAllocs()
+	for range b.N {
+		u, ok := weblink.NextURL(resp)
+		if !ok || u.String() != benchdata.GitHub4Next {
+			b.Fatalf("NextURL = %v, %v", u, ok)
+		}
+	}
+}
+
+// BenchmarkPagesInMemory ranges over 10 pages served from memory, leaving
+// each body for Pages to drain.
+func BenchmarkPagesInMemory(b *testing.B) {
+	const pages = 10
+	client := &http.Client{Transport: memPages{pages}}
+	req, err := http.NewRequest(http.MethodGet, "https://api.example/items?page=1", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		n := 0
+		for _, err := range paging.Pages(ctx, client, req) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != pages {
+			b.Fatalf("%d pages, want %d", n, pages)
+		}
 	}
 }

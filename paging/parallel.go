@@ -14,10 +14,11 @@ import (
 	"github.com/weblinking/weblink/internal/weborigin"
 )
 
-// Parallel makes [Pages] (and [Items]) request up to n pages at a time when
-// the API numbers its pages, and still yield them one at a time, in page
-// order (rules 6 to 10). An n below 2 means one page at a time, the same
-// as not giving Parallel; an n above 64 means 64.
+// Parallel makes [Pages] and [Items] request up to n pages at a time when
+// the API numbers its pages, and still yield them in page order.
+//
+// An n below 2 means one page at a time, the same as not giving Parallel;
+// an n above 64 means 64. Rules 6 to 10 say what is predicted and how.
 //
 // Paging by links is sequential by nature: each page names the next. But
 // many APIs that send Link headers number their pages and also send a
@@ -31,19 +32,12 @@ import (
 // page number of the same series), paging is sequential, as without
 // Parallel.
 //
-// Every predicted page is checked as a followed next link is (scheme,
-// origin, credentials, loops, [MaxPages]), and its own next link must be
-// the one predicted: when it is not (items were added or removed while
-// paging, and the server's links moved), the pages requested after it are
-// discarded unread (their requests cancelled, their bodies closed) and
-// paging goes on from that page's own next link, one page at a time.
-// MaxPages(m) counts yielded pages: no page beyond m is requested.
-//
-// With [WaitRateLimits] or a [RateLimiter], a page refused by a rate limit
-// (or a page saying that none is left) pauses every request not yet sent
-// until the time the server gave; the waits of the iteration are the time
-// it was paused, in all, within maxWait. With a RateLimiter the pause is
-// shared with the other iterations given its Option.
+// Every predicted page is checked as a followed next link is, and its own
+// next link must be the one predicted; when it is not (the collection
+// changed while paging), the pages requested after it are discarded and
+// paging goes on one page at a time (see rule 8). [MaxPages],
+// [WaitRateLimits] and a [RateLimiter] hold as one page at a time (see
+// rule 9).
 //
 // Parallel runs up to n goroutines of its own, which send the requests in
 // flight and which the caller asks for by giving it; they end before the
@@ -53,12 +47,9 @@ import (
 // client's transport a MaxIdleConnsPerHost of at least n (net/http's
 // default is 2) to reuse them.
 //
-// [BeforeNext] runs, in the goroutine ranging over the sequence, for each
-// request before it is sent, which is ahead of the loop body: its prev is
-// the latest page received in order, whose body the loop body may not have
-// read yet (BeforeNext must not read it). To resume an iteration that
-// stopped, use as the checkpoint [NextURL] of the last page the loop body
-// finished, not the latest request BeforeNext saw.
+// [BeforeNext] runs ahead of the loop body, and must not read its prev's
+// body; the checkpoint to resume from is then the last page finished (see
+// rule 10).
 //
 // Many APIs ask clients not to send concurrent requests with one
 // credential (GitHub's REST API does, and counts them against a secondary
@@ -246,6 +237,13 @@ func lastLink(resp *http.Response) *url.URL {
 		return u
 	}
 	return nil
+}
+
+// predictable reports whether the pages' next links can be predicted
+// from the first page's Link header: not with NextInBody (rule 35).
+func (p *pager) predictable() bool {
+	_, inBody := p.links.(*bodyLinks)
+	return !inBody
 }
 
 // predict returns the series of pages after first, the first page, that
@@ -467,6 +465,7 @@ func (r *parallelRun) launch(prev *http.Response) {
 func (r *parallelRun) work() {
 	defer r.wg.Done()
 	w := *r.p
+	w.worker = true
 	w.ctx, w.reqCtx, w.cancelReq, w.visited, w.reserved = r.ctx, r.ctx, nil, nil, false
 	for j := range r.jobs {
 		r.results <- r.fetch(&w, j)

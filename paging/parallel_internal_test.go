@@ -72,17 +72,6 @@ func TestPredictSeries(t *testing.T) {
 	}
 }
 
-func parse(t *testing.T, s string) *url.URL {
-	if s == "" {
-		return nil
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 // FuzzPredictSeries guards rule 6 on any three URLs: no panic, and a
 // predicted series starts at the next link as written, which s.is accepts,
 // ends at the last link, and numbers its pages in the query alone.

@@ -12,9 +12,11 @@ import (
 )
 
 // ErrRateLimited is wrapped by the error that ends a [Pages] or [Items]
-// iteration when [WaitRateLimits] gives up: the waits of the iteration would
-// add up to more than its maxWait, or a page would be requested more than 11
-// times (the first request and 10 retries). Test for it with [errors.Is].
+// iteration when [WaitRateLimits] gives up. Test for it with [errors.Is].
+//
+// It gives up when the waits of the iteration would add up to more than
+// its maxWait, or a page would be requested more than 11 times (the first
+// request and 10 retries; see rule 5).
 var ErrRateLimited = errors.New("paging: rate limited for longer than WaitRateLimits waits")
 
 // maxRetries is how many times WaitRateLimits requests one page again.
@@ -73,7 +75,7 @@ const maxRetries = 10
 func WaitRateLimits(maxWait time.Duration) Option {
 	return func(c *config) {
 		if maxWait > 0 {
-			c.maxWait, c.limit, c.limitStore = maxWait, nil, nil
+			c.maxWait, c.limits = maxWait, rateLimits{}
 		}
 	}
 }
@@ -108,7 +110,7 @@ func (p *pager) retryWait(resp *http.Response, body []byte, try int, backoffs *i
 	p.learnCount(resp.Header, now.Add(wait))
 	// A limiter shared with other iterations may know of a later time:
 	// the retry waits for it too, so the budget must hold that wait.
-	wait = max(wait, p.limit.until().Sub(now))
+	wait = max(wait, p.limits.mem.until().Sub(now))
 	if try >= maxRetries {
 		return 0, fmt.Errorf("%w: refused %d times, the first request and %d retries: %w", ErrRateLimited, try+1, maxRetries, serr)
 	}
@@ -288,10 +290,13 @@ func refusedWait(resp *http.Response, body []byte, now time.Time) (time.Duration
 	return d, told
 }
 
-// RateLimiter is [WaitRateLimits] shared by every [Pages] and [Items]
-// iteration given its [RateLimiter.Option], concurrent or one after
-// another, and, with [NewSharedRateLimiter], by every process sharing its
-// [LimitStore]. What one of them learns (a Retry-After, a reset, the
+// RateLimiter is [WaitRateLimits] shared by the [Pages] and [Items]
+// iterations given its [RateLimiter.Option], and, with
+// [NewSharedRateLimiter], by processes.
+//
+// The iterations may be concurrent or one after another; with
+// NewSharedRateLimiter, every process sharing its [LimitStore] counts
+// too. What one of them learns (a Retry-After, a reset, the
 // backoff of WaitRateLimits, a remaining count) holds for all: a request is
 // sent only after taking one from the count the API last reported, so
 // that the requests of every iteration together stay within it, and when
@@ -314,36 +319,39 @@ type RateLimiter struct {
 }
 
 // NewRateLimiter returns a [RateLimiter] whose iterations each wait out rate
-// limits for at most maxWait in all, as [WaitRateLimits](maxWait) does,
-// sharing the rate limit in memory by the rules of a [LimitStore] (rules
-// 12 to 15), so that the goroutines of one process and the requests of
-// [Parallel] take their requests from one count; a maxWait of 0 or less
-// makes it do nothing.
+// limits for at most maxWait in all, as [WaitRateLimits](maxWait) does.
+//
+// They share the rate limit in memory by the rules of a [LimitStore]
+// (rules 12 to 15), so that the goroutines of one process and the
+// requests of [Parallel] take their requests from one count. A maxWait of
+// 0 or less makes it do nothing.
 func NewRateLimiter(maxWait time.Duration) *RateLimiter {
 	return &RateLimiter{maxWait: maxWait}
 }
 
 // NewSharedRateLimiter returns a [RateLimiter] like [NewRateLimiter]'s
-// whose requests are taken from store, which every process paging the API
-// with the same credential shares (the Redis store of package
-// github.com/weblinking/weblink/paging/redisstore, say), so that they are
-// not refused either. A store error never ends paging: the iteration goes
-// on with what its process knows, asks the store again for its next
-// request, and reports the error to [StoreErrors] (rule 16). A nil store
-// makes it NewRateLimiter's.
+// that takes its requests from store, shared by every process paging the
+// API with one credential.
+//
+// With such a store (the Redis store of package
+// github.com/weblinking/weblink/paging/redisstore, say), the processes
+// are not refused either. A store error never ends paging (see rule 16).
+// A nil store makes it NewRateLimiter's.
 func NewSharedRateLimiter(maxWait time.Duration, store LimitStore) *RateLimiter {
 	return &RateLimiter{maxWait: maxWait, store: store}
 }
 
 // Option returns the option that makes an iteration of [Pages] or
-// [Items] wait out rate limits with l, as [WaitRateLimits] does, sharing
-// what it learns with every other iteration given l's option. Of this option
+// [Items] wait out rate limits with l, sharing what it learns with l's
+// other iterations.
+//
+// It waits as [WaitRateLimits] does. Of this option
 // and WaitRateLimits, the last one given wins. A nil l, or one whose
 // maxWait is 0 or less, gives an option that does nothing.
 func (l *RateLimiter) Option() Option {
 	return func(c *config) {
 		if l != nil && l.maxWait > 0 {
-			c.maxWait, c.limit, c.limitStore = l.maxWait, &l.limit, l.store
+			c.maxWait, c.limits = l.maxWait, rateLimits{mem: &l.limit, shared: l.store}
 		}
 	}
 }

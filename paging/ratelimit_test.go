@@ -10,121 +10,13 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/paging"
 )
-
-// issue is an item of the GitHub-like simulator.
-type issue struct {
-	Number int    `json:"number"`
-	Title  string `json:"title"`
-}
-
-// gitHubSim is a GitHub-like API on 127.0.0.1: GET /repos/o/r/issues pages
-// through issues as JSON arrays with next, prev, first and last links and
-// X-RateLimit-* fields. It allows limit requests per window of about a
-// second (the reset is a whole Unix second, as GitHub's), answers 403 with
-// X-RateLimit-Remaining: 0 past it, and 401 without the token.
-type gitHubSim struct {
-	*httptest.Server
-	issues, perPage, limit int
-
-	mu      sync.Mutex
-	used    int
-	reset   time.Time // end of the current window
-	log     []simRequest
-	refused int
-}
-
-type simRequest struct {
-	at     time.Time
-	uri    string
-	status int
-	auth   bool
-}
-
-func newGitHubSim(t *testing.T, issues, perPage, limit int, spent bool) *gitHubSim {
-	s := &gitHubSim{issues: issues, perPage: perPage, limit: limit}
-	s.reset = nextWindow(time.Now())
-	if spent {
-		s.used = limit // another client spent this window
-	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// nextWindow is the end of a window that starts at now: the whole Unix
-// second after the next one, so that a window lasts between 1 and 2 seconds.
-func nextWindow(now time.Time) time.Time {
-	return now.Truncate(time.Second).Add(2 * time.Second)
-}
-
-func (s *gitHubSim) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := time.Now()
-	status := http.StatusOK
-	defer func() {
-		s.log = append(s.log, simRequest{now, r.URL.RequestURI(), status, r.Header.Get("Authorization") == "Bearer ghp_test"})
-	}()
-	if r.Header.Get("Authorization") != "Bearer ghp_test" {
-		status = http.StatusUnauthorized
-		http.Error(w, `{"message": "Bad credentials"}`, status)
-		return
-	}
-	if !now.Before(s.reset) {
-		s.used, s.reset = 0, nextWindow(now)
-	}
-	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(s.limit))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.reset.Unix(), 10))
-	if s.used >= s.limit {
-		status = http.StatusForbidden
-		s.refused++
-		h.Set("X-RateLimit-Remaining", "0")
-		http.Error(w, `{"message": "API rate limit exceeded"}`, status)
-		return
-	}
-	s.used++
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(s.limit-s.used))
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	if page == 0 {
-		page = 1
-	}
-	last := (s.issues + s.perPage - 1) / s.perPage
-	link := func(p int, rel string) weblink.Link {
-		u := *r.URL
-		q := u.Query()
-		q.Set("page", strconv.Itoa(p))
-		u.RawQuery = q.Encode()
-		return weblink.Link{Target: s.URL + u.RequestURI(), Rel: []string{rel}}
-	}
-	var links weblink.Links
-	if page < last {
-		links = append(links, link(page+1, "next"), link(last, "last"))
-	}
-	if page > 1 {
-		links = append(links, link(1, "first"), link(page-1, "prev"))
-	}
-	weblink.Add(h, links...)
-	var out []issue
-	for n := (page-1)*s.perPage + 1; n <= min(page*s.perPage, s.issues); n++ {
-		out = append(out, issue{n, "issue " + strconv.Itoa(n)})
-	}
-	h.Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(out)
-}
-
-func (s *gitHubSim) requests() []simRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.log)
-}
 
 func TestWaitRateLimitsGitHub(t *testing.T) {
 	t.Parallel() // it waits 2 to 4 s
@@ -259,39 +151,6 @@ func TestWaitRateLimitsGitLab(t *testing.T) {
 		if d < reset-50*time.Millisecond || d > reset+1500*time.Millisecond {
 			t.Errorf("%s retried after %v, want about %v", s.log[i].uri, d, reset)
 		}
-	}
-}
-
-// refusing returns a wrapper for an api handler that answers the first
-// times requests for page (for each page, counted apart, when page is "";
-// every request when times < 0) with status and the header fields of h
-// (values may use {now+D} for an HTTP-date D from now), and records when
-// each request came.
-func refusing(page string, times, status int, h map[string]string, at *[]time.Time, mu *sync.Mutex) func(http.Handler) http.Handler {
-	refused := map[string]int{}
-	return func(items http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			*at = append(*at, time.Now())
-			p := r.URL.Query().Get("page")
-			refuse := (page == "" || p == page) && (times < 0 || refused[p] < times)
-			if refuse {
-				refused[p]++
-			}
-			mu.Unlock()
-			if !refuse {
-				items.ServeHTTP(w, r)
-				return
-			}
-			for k, v := range h {
-				if d, ok := httpDateIn(v); ok {
-					v = time.Now().Add(d).UTC().Format(http.TimeFormat)
-				}
-				w.Header().Set(k, v)
-			}
-			w.Header().Set("Link", `</items?page=99>; rel="next"`) // never followed: not 2xx
-			http.Error(w, "slow down", status)
-		})
 	}
 }
 
@@ -560,5 +419,90 @@ func TestWaitRateLimitsHugeReset(t *testing.T) {
 	r.check(t, pageItems(1), paging.ErrRateLimited)
 	if len(at) != 2 {
 		t.Errorf("%d requests, want 2", len(at))
+	}
+}
+
+// A server refusing every page once, asking for a short wait each time:
+// the waits add up over the pages until the next one would pass maxWait.
+func TestWaitRateLimitsAlternatingAddUp(t *testing.T) {
+	var mu sync.Mutex
+	var at []time.Time
+	a := newAPI(t, 10, nextOnly(10), refusing("", 1, http.StatusTooManyRequests,
+		map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.2"}, &at, &mu)) // seconds from now
+	start := time.Now()
+	var statuses []int
+	var last error
+	for resp, err := range paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(700*time.Millisecond)) {
+		if resp != nil {
+			statuses = append(statuses, resp.StatusCode)
+		}
+		last = err
+	}
+	d := time.Since(start)
+	// 0.2 s for each of pages 1-3 (0.6 s); page 4's would be 0.8 s > 0.7 s.
+	want := []int{200, 200, 200, 429}
+	if fmt.Sprint(statuses) != fmt.Sprint(want) || !errors.Is(last, paging.ErrRateLimited) || !errors.Is(last, paging.ErrStatus) {
+		t.Errorf("statuses %v, error %v; want %v and ErrRateLimited with its *StatusError", statuses, last, want)
+	}
+	if len(at) != 7 {
+		t.Errorf("%d requests, want 7", len(at))
+	}
+	if d < 550*time.Millisecond || d > 3*time.Second {
+		t.Errorf("took %v, want about 0.6 s", d)
+	}
+}
+
+// A 429 storm: every page refused twice. MaxPages counts pages, not
+// requests, and BeforeNext runs once per page.
+func TestWaitRateLimitsStormMaxPages(t *testing.T) {
+	var mu sync.Mutex
+	var at []time.Time
+	a := newAPI(t, 50, nextOnly(50), refusing("", 2, http.StatusServiceUnavailable, map[string]string{"Retry-After": "0"}, &at, &mu))
+	hooks := 0
+	r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(time.Second), paging.MaxPages(5),
+		paging.BeforeNext(func(*http.Response, *http.Request) error { hooks++; return nil })))
+	r.check(t, itemsUpTo(1, 5), paging.ErrMaxPages)
+	if len(at) != 15 || hooks != 4 || r.pages != 5 {
+		t.Errorf("%d requests, BeforeNext %d times, %d pages; want 15, 4, 5", len(at), hooks, r.pages)
+	}
+}
+
+// Hostile Retry-After and reset values: none makes Pages sleep, panic or
+// wait for a negative time; each is either a refusal waited out at once or
+// an ordinary *StatusError.
+func TestWaitRateLimitsHostileValues(t *testing.T) {
+	huge := strings.Repeat("9", 100000)
+	for _, tc := range []struct {
+		name   string
+		h      map[string]string
+		waited bool // ErrRateLimited (the doomed wait) rather than a plain *StatusError
+	}{
+		{"negative", map[string]string{"Retry-After": "-5"}, false},
+		{"garbage", map[string]string{"Retry-After": "soon"}, false},
+		{"fraction", map[string]string{"Retry-After": "1.5"}, false},
+		{"100000 digits", map[string]string{"Retry-After": huge}, true},
+		{"year 9999", map[string]string{"Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"}, true},
+		{"reset 1e30", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1e30"}, false},
+		{"reset 1e30 in digits", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1000000000000000000000000000000"}, true},
+		{"reset far future", map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(100*365*24*time.Hour).Unix(), 10)}, true},
+		{"reset negative", map[string]string{"RateLimit-Remaining": "0", "RateLimit-Reset": "-1"}, false},
+		{"remaining -0", map[string]string{"RateLimit-Remaining": "-0", "RateLimit-Reset": "1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var at []time.Time
+			// 403, not 429: a 429 that says no usable wait is backed off
+			// (rule 1), a 403 whose body does not say "rate limit" is not.
+			a := newAPI(t, 3, nextOnly(3), refusing("1", -1, 403, tc.h, &at, &mu))
+			start := time.Now()
+			r := collect(t, paging.Pages(context.Background(), nil, getItems(t, a.URL), paging.WaitRateLimits(time.Hour)))
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			var se *paging.StatusError
+			if !errors.As(r.err, &se) || se.StatusCode != 403 || errors.Is(r.err, paging.ErrRateLimited) != tc.waited || len(at) != 1 {
+				t.Errorf("error %v after %d requests; want a *StatusError 403, ErrRateLimited %v, 1 request", r.err, len(at), tc.waited)
+			}
+		})
 	}
 }

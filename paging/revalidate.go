@@ -19,11 +19,9 @@ import (
 	"github.com/weblinking/weblink/internal/weborigin"
 )
 
-// ErrNotModified is returned, wrapped with the page's URL, when a server
-// answers 304 Not Modified to a request that [Revalidate] made conditional
-// but the 304 does not fit the page stored (rule 22): it names another
-// entity tag, gives a Content-Length other than the stored one, or comes
-// from another URL after a redirect. The stored page is not yielded.
+// ErrNotModified is returned, wrapped with the page's URL, when a 304 Not
+// Modified to a request that [Revalidate] made conditional does not fit
+// the stored page (see rule 22).
 var ErrNotModified = errors.New("paging: a 304 Not Modified that does not match the stored page")
 
 // maxStoredBody is the largest body that [Revalidate] stores (rule 23): a
@@ -35,28 +33,23 @@ const maxStoredBody = 8 << 20
 const maxETag = 512
 
 // Revalidate makes [Pages] and [Items] keep the pages they fetch in store
-// and ask for each of them again with a conditional request, so that a
-// page that has not changed is answered 304 Not Modified and read from the
-// store (RFC 9110 §13.1, RFC 9111 §4.3): a re-sync of a collection then
-// costs the requests, not the bodies, and on GitHub not even the rate limit
-// (rules 20 to 26). A page read from the store is yielded as a 200 OK with
-// its stored body; [Revalidated] tells it. Pages of one credential are
-// never yielded for another: the key of a page holds a hash of the
-// request's credentials. A nil store means no revalidation.
+// and request them again conditionally, reading unchanged pages from it.
 //
-// The page that was the last one is always requested without validators,
-// so that a collection grown past a full last page is paged to its new end
-// (rule 24). A store's errors never end paging: the page is requested
-// without validators, or not stored, and the error goes to [StoreErrors].
-// [NewMemoryStore] is a store in memory for one process.
+// A page that has not changed is answered 304 Not Modified and read from
+// the store (RFC 9110 §13.1, RFC 9111 §4.3): a re-sync of a collection
+// then costs the requests, not the bodies, and on GitHub not even the rate
+// limit. It is yielded as a 200 OK with its stored body; [Revalidated]
+// tells it. See rules 20 to 26 for the keys (never shared between
+// credentials), the validators, and the store's errors, which never end
+// paging. A nil store means no revalidation. [NewMemoryStore] is a store
+// in memory for one process.
 func Revalidate(store PageStore) Option {
 	return func(c *config) { c.store = store }
 }
 
 // Revalidated reports whether resp, a page that [Pages] yielded, was read
-// from the [PageStore] of [Revalidate] after the server answered 304 Not
-// Modified (rule 22): its status is 200 OK, its body is the stored one, and
-// its header is the stored one updated with the 304's fields.
+// from the [PageStore] of [Revalidate] after a 304 Not Modified (see rule
+// 22).
 func Revalidated(resp *http.Response) bool {
 	if resp == nil {
 		return false

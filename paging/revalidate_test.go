@@ -1,6 +1,8 @@
 package paging_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -526,36 +527,6 @@ func TestRevalidateBadPeer(t *testing.T) {
 	}
 }
 
-// bodyCounter is a RoundTripper that counts the bytes of response bodies
-// read from the network, and the requests sent with If-None-Match.
-type bodyCounter struct {
-	rt          http.RoundTripper
-	bytes       atomic.Int64
-	conditional atomic.Int64
-}
-
-func (c *bodyCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("If-None-Match") != "" {
-		c.conditional.Add(1)
-	}
-	resp, err := c.rt.RoundTrip(req)
-	if resp != nil {
-		resp.Body = countedBody{resp.Body, &c.bytes}
-	}
-	return resp, err
-}
-
-type countedBody struct {
-	io.ReadCloser
-	n *atomic.Int64
-}
-
-func (b countedBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.n.Add(int64(n))
-	return n, err
-}
-
 // TestRevalidateBigPage pages a page whose body is over 8 MiB: it streams
 // from the network as without Revalidate and is not stored.
 func TestRevalidateBigPage(t *testing.T) {
@@ -589,6 +560,147 @@ func TestRevalidateBigPage(t *testing.T) {
 		}
 		if len(rec.put) != 0 {
 			t.Errorf("%s: a page over 8 MiB stored", path)
+		}
+	}
+}
+
+// TestRevalidateJSONServer pages a real API, json-server 0.17.4, twice with
+// one store: the second run sends If-None-Match, gets 304s for every page
+// but the last (rule 24), yields the same items in order, and reads from
+// the network no body of a page answered 304; a third run does the same
+// with Parallel. It first checks json-server's own 304s, so that a change
+// there fails here, not as a puzzle below.
+func TestRevalidateJSONServer(t *testing.T) {
+	base, want := startJSONServer(t, 103)
+	const first = "/items?_page=1&_limit=10" // 11 pages, the last of 3 items
+
+	// json-server answers a GET with a weak ETag, and If-None-Match with
+	// that ETag with a 304 without a body.
+	resp, err := http.Get(base + first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	etag := resp.Header.Get("ETag")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(etag, `W/"`) {
+		t.Fatalf("json-server answered %s with ETag %q, want 200 and a weak ETag", resp.Status, etag)
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+first, nil)
+	req.Header.Set("If-None-Match", etag)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != etag {
+		t.Fatalf("json-server answered If-None-Match with %s, ETag %q, %d bytes; want 304, the same ETag, no body", resp.Status, resp.Header.Get("ETag"), len(body))
+	}
+
+	counter := &bodies{rt: http.DefaultTransport}
+	client := &http.Client{Transport: counter}
+	store := paging.NewMemoryStore(1 << 20)
+	var storeErrs []error
+	page := func(opts ...paging.Option) (items []jsonItem, revalidated int, bodyBytes int64, conditional int) {
+		counter.bytes.Store(0)
+		counter.conditional.Store(0)
+		req, _ := http.NewRequest(http.MethodGet, base+first, nil)
+		decode := func(resp *http.Response) ([]jsonItem, error) {
+			if paging.Revalidated(resp) {
+				revalidated++
+			}
+			return paging.JSONItems[jsonItem](resp)
+		}
+		opts = append(opts, paging.Revalidate(store), paging.StoreErrors(func(err error) { storeErrs = append(storeErrs, err) }))
+		for it, err := range paging.Items(context.Background(), client, req, decode, opts...) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, it)
+		}
+		return items, revalidated, counter.bytes.Load(), int(counter.conditional.Load())
+	}
+	items, revalidated, full, _ := page()
+	if !slices.Equal(items, want) || revalidated != 0 {
+		t.Fatalf("first run: %d items, %d revalidated", len(items), revalidated)
+	}
+	lastPage := int64(len(`[
+  {
+    "id": 101,
+    "name": "item 101"
+  },
+  {
+    "id": 102,
+    "name": "item 102"
+  },
+  {
+    "id": 103,
+    "name": "item 103"
+  }
+]`))
+	for _, opts := range [][]paging.Option{nil, {paging.Parallel(4)}} {
+		items, revalidated, bytes, conditional := page(opts...)
+		if !slices.Equal(items, want) {
+			t.Errorf("run with %d options: %d items, not those of the first run", len(opts), len(items))
+		}
+		if revalidated != 10 || conditional != 10 || bytes != lastPage {
+			t.Errorf("run with %d options: %d pages revalidated, %d requests with If-None-Match, %d body bytes read of %d in all; want 10, 10 and the last page's %d",
+				len(opts), revalidated, conditional, bytes, full, lastPage)
+		}
+		t.Logf("re-sync with %d options: 11 pages, %d answered 304, %d body bytes read from the network (first run %d)", len(opts), revalidated, bytes, full)
+	}
+	if len(storeErrs) != 0 {
+		t.Errorf("store errors: %v", storeErrs)
+	}
+}
+
+// TestRevalidateGzip304ContentLength pages twice a server that sends its
+// page gzip-coded (net/http asks for it, and decodes it: the stored body is
+// the decoded one) and answers the second request 304 with the
+// Content-Length the 200 would have had, as RFC 9110 §8.6 allows: the
+// coded length. That 304 fits the stored page (rule 22).
+func TestRevalidateGzip304ContentLength(t *testing.T) {
+	const page = `["a","b","c"]`
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, _ = io.WriteString(zw, page+strings.Repeat(" ", 200))
+	_ = zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/last" {
+			return // the last page: requested without validators (rule 24)
+		}
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			conn, buf, err := w.(http.Hijacker).Hijack() // net/http drops Content-Length from a 304
+			if err != nil {
+				panic(err)
+			}
+			defer conn.Close()
+			_, _ = buf.WriteString("HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Length: " +
+				strconv.Itoa(zipped.Len()) + "\r\nConnection: close\r\n\r\n")
+			_ = buf.Flush()
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Link", `</last>; rel="next"`)
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(zipped.Len()))
+		_, _ = w.Write(zipped.Bytes())
+	}))
+	defer srv.Close()
+	store := paging.NewMemoryStore(1 << 20)
+	for run := range 2 {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+		for resp, err := range paging.Pages(context.Background(), nil, req, paging.Revalidate(store)) {
+			if err != nil {
+				t.Fatalf("run %d: %v", run+1, err)
+			}
+			if resp.Request.URL.Path == "/last" {
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if !strings.HasPrefix(string(body), page) || paging.Revalidated(resp) != (run == 1) {
+				t.Errorf("run %d: body %q, revalidated %v", run+1, body, paging.Revalidated(resp))
+			}
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink/internal/memtest"
+	"github.com/weblinking/weblink/internal/rawpeer"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -153,5 +154,73 @@ func TestStatusErrorSlowBody(t *testing.T) {
 			t.Errorf("the body read %q, %v; want the start and an error", b, rerr)
 		}
 		t.Logf("yielded after %v", d.Round(time.Millisecond))
+	}
+}
+
+func TestPagesStatusLineEscapes(t *testing.T) {
+	const reason = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mboom"
+	base := rawpeer.Serve(t, func(string) string { return "HTTP/1.1 500 " + reason + "\r\nContent-Length: 4\r\n\r\nfire" })
+	req, err := http.NewRequest(http.MethodGet, base+"/items?page=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, _ := newClient(t)
+	var got error
+	for resp, err := range paging.Pages(context.Background(), client, req) {
+		if resp == nil {
+			t.Fatalf("no response, error %v", err)
+		}
+		got = err
+	}
+	var se *paging.StatusError
+	if !errors.As(got, &se) {
+		t.Fatalf("error %v is not a *StatusError", got)
+	}
+	if se.StatusCode != 500 || se.Status != "500 "+reason {
+		t.Errorf("StatusError = %+q; the fields keep what the server sent", *se)
+	}
+	msg := got.Error()
+	if r, bad := unsafeInError(msg); bad {
+		t.Fatalf("message %q carries %U raw", msg, r)
+	}
+	t.Logf("message: %s", msg) // safe to print now
+	if !strings.Contains(msg, "PWNED") || !strings.Contains(msg, base) {
+		t.Errorf("message %q does not show the status and URL", msg)
+	}
+}
+
+func TestStatusErrorMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  paging.StatusError
+		want string // substring of the message
+	}{
+		{"plain", paging.StatusError{StatusCode: 500, Status: "500 Internal Server Error", URL: "https://api.example/items"},
+			`answered 500 Internal Server Error`},
+		{"escape sequences", paging.StatusError{StatusCode: 500, Status: "500 \x1b[2J\x1b[31mboom", URL: "https://api.example/"},
+			`"500 \x1b[2J\x1b[31mboom"`},
+		{"C1 control", paging.StatusError{StatusCode: 502, Status: "502 \u009b31m", URL: "https://api.example/"},
+			`"502 \u009b31m"`},
+		{"bidi override in the reason", paging.StatusError{StatusCode: 403, Status: "403 \u202egnp.exe", URL: "https://api.example/"},
+			`"403 \u202egnp.exe"`},
+		{"invalid UTF-8", paging.StatusError{StatusCode: 404, Status: "404 \xff\xfe", URL: "https://api.example/"},
+			`"404 \xff\xfe"`},
+		{"bidi override in the host", paging.StatusError{StatusCode: 500, Status: "500 Oops", URL: "https://\u202eelpmaxe/x"},
+			`"https://\u202eelpmaxe/x"`},
+		{"long reason", paging.StatusError{StatusCode: 500, Status: "500 " + strings.Repeat("A", 5000), URL: "https://api.example/"},
+			`"...`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := tc.err.Error()
+			if r, bad := unsafeInError(msg); bad {
+				t.Errorf("message %q carries %U raw", msg, r)
+			}
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("message %q does not contain %s", msg, tc.want)
+			}
+			if len(msg) > 300 {
+				t.Errorf("message of %d bytes", len(msg))
+			}
+		})
 	}
 }

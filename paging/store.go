@@ -39,11 +39,13 @@ type StoredPage struct {
 }
 
 // StoreErrors sets a function that receives every error of a
-// [LimitStore] or [PageStore]: a store error never ends paging (the
-// iteration goes on with what its process knows), so this is the only
-// place it shows. With nil, or without StoreErrors, they are dropped. f is
-// called from the goroutine that made the store call, which with
-// [Parallel] may be one of its workers: f must be safe for concurrent use.
+// [LimitStore] or [PageStore], which never ends paging (see rules 16 and
+// 26).
+//
+// This is the only place a store error shows. With nil, or without
+// StoreErrors, they are dropped. f is called from the goroutine that made
+// the store call, which with [Parallel] may be one of its workers: f must
+// be safe for concurrent use.
 func StoreErrors(f func(error)) Option {
 	return func(c *config) { c.storeErrors = f }
 }
