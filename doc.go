@@ -136,10 +136,16 @@
 //  8. A malformed link-value is dropped whole and reported: a header cut
 //     short by a proxy never yields a link built from its broken end
 //     (rel="la"). Malformed means: it does not start with "<" after OWS, its
-//     "<" or a quoted-string is never closed, or something other than OWS,
-//     ";" or "," follows ">" or a parameter. Parsing resumes after the next
-//     comma outside <...> and quoted-strings, the way browsers split the
-//     field; the links before and after it are kept.
+//     "<" or a quoted-string is never closed, its target holds a "<", or
+//     something other than OWS, ";" or "," follows ">" or a parameter.
+//     Parsing resumes after the next comma outside <...> and
+//     quoted-strings, the way browsers split the field; the links before
+//     and after it are kept. No URI-reference or IRI holds a "<" (RFC 3986
+//     §2, RFC 3987 §2.2): one in the target means that its ">" is missing
+//     and that the "<" opens the next link-value, as in <a; rel=next, <b>.
+//     When only whitespace separates the last such "<" from a comma before
+//     it, the problem is reported at that comma, where the ">" is missing,
+//     and parsing resumes after it; otherwise at the "<".
 //  9. The error is nil when nothing of the input was dropped (rules 6, 7
 //     and 8). Otherwise it reports each problem: errors.As finds a
 //     [*SyntaxError] whose Offset is the byte of the first one, and

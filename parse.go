@@ -291,6 +291,13 @@ func countLinkValues(s string) int {
 		if end < 0 {
 			break
 		}
+		if lt := strings.LastIndexByte(s[i:i+end], '<'); lt >= 0 {
+			// A ">" is missing: Parse may resume at that "<" (rule
+			// 8), which the next round counts when it starts an
+			// element.
+			i += lt
+			continue
+		}
 		i += end + 1
 	}
 	return min(n, (len(s)+1)/3)
@@ -503,6 +510,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		p.syntaxError(i, "\"<\" is never closed by \">\"; link-value dropped")
 		return len(s), false
 	}
+	if off, ok := p.strayOpen(s, i, i+1+end); !ok {
+		return off, false
+	}
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
@@ -580,6 +590,53 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	}
 	p.finish(target, &a, param0, str0)
 	return i, true
+}
+
+// strayOpen checks the target of the link-value whose "<" is at s[open]
+// and whose first ">" is at s[gt] for a "<" (rule 8): no URI-reference or
+// IRI holds one (RFC 3986 §2, RFC 3987 §2.2), so it almost always means
+// that the ">" of this link-value is missing and that the "<" opens the
+// next one. It records the problem and returns where the link-value is
+// malformed and false when there is one, and true otherwise.
+func (p *parser) strayOpen(s string, open, gt int) (off int, ok bool) {
+	off, comma := strayOpenAt(s, open, gt)
+	if off < 0 {
+		return 0, true
+	}
+	p.syntaxError(off, strayOpenMsg(comma))
+	return off, false
+}
+
+// strayOpenAt returns, for the link-value whose "<" is at s[open] and
+// whose first ">" is at s[gt], -1 when its target holds no "<", and else
+// where the link-value is malformed: the comma before the last "<" of the
+// target when only whitespace separates them (comma set; the ">" is
+// missing before that comma and the "<" starts the next link-value, where
+// parsing resumes), or that "<" itself. Check splits the field value with
+// it as Parse does.
+func strayOpenAt(s string, open, gt int) (off int, comma bool) {
+	lt := strings.LastIndexByte(s[open+1:gt], '<')
+	if lt < 0 {
+		return -1, false
+	}
+	lt += open + 1
+	j := lt
+	for j > open+1 && charClass[s[j-1]]&isSpace != 0 {
+		j--
+	}
+	if j > open+1 && s[j-1] == ',' {
+		return j - 1, true
+	}
+	return lt, false
+}
+
+// strayOpenMsg is the message of the problem strayOpenAt finds: at the
+// comma before the next "<" when comma is set, at the "<" otherwise.
+func strayOpenMsg(comma bool) string {
+	if comma {
+		return `">" is probably missing before this ",": a URI-reference holds no "<"; link-value dropped`
+	}
+	return `"<" inside the target, which no URI-reference holds: a ">" is probably missing before it; link-value dropped`
 }
 
 // describeAt names, for an error message, what comes before the unexpected

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -141,6 +142,23 @@ var parseTests = []parseTest{
 		want: Links{{Target: "a", Rel: []string{"self"}, Title: `x", <evil>; rel="next`}}},
 	{name: "rule8/several problems", in: `x, <a>, y, <b>`,
 		want: Links{{Target: "a"}, {Target: "b"}}, errAt: []int{0, 8}},
+	// A "<" inside the target: its ">" is missing (issue #37 item 1).
+	{name: "rule8/missing > before a comma", in: `<http://x/a>; rel="alternate", <http://x/b; rel="next", </c>; rel=prev`,
+		want: Links{{Target: "http://x/a", Rel: []string{"alternate"}}, {Target: "/c", Rel: []string{"prev"}}}, errAt: []int{54}},
+	{name: "rule8/missing > before a comma, no space", in: `<a; rel=next,</c>`,
+		want: Links{{Target: "/c"}}, errAt: []int{12}},
+	{name: "rule8/no > left: never closed", in: `<a>; rel=prev, <b; rel=next, <c`,
+		want: Links{{Target: "a", Rel: []string{"prev"}}}, errAt: []int{15}},
+	{name: "rule8/< inside the target", in: `<a<b>; rel=next, <c>`,
+		want: Links{{Target: "c"}}, errAt: []int{2}},
+	{name: "rule8/< after a comma inside the target", in: `<a,b<c>; rel=next, <d>`,
+		want: Links{{Target: "d"}}, errAt: []int{4}},
+	{name: "rule8/the last < counts", in: `<a <b, <c>; rel=next`,
+		want: Links{{Target: "c", Rel: []string{"next"}}}, errAt: []int{5}},
+	{name: "rule8/< in a quoted-string is not in the target", in: `<a>; title="<b", <c>`,
+		want: Links{{Target: "a", Title: "<b"}, {Target: "c"}}},
+	{name: "rule8/< in an unquoted value is not in the target", in: `<a>; x=<b, <c>`,
+		want: Links{{Target: "a", Params: []Param{{Name: "x", Value: "<b"}}}, {Target: "c"}}},
 
 	{name: "rule9/problems in input order", in: `<a>; title*=bad; foo*=bad`,
 		want: Links{{Target: "a"}}, errAt: []int{15, 25}},
@@ -236,6 +254,28 @@ func TestParseErrorSaysWhatCameBefore(t *testing.T) {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q) error = %v, want it to say %q", in, err, want)
 		}
+	}
+}
+
+// TestMissingAngle checks the field value of issue #37 item 1, whose
+// second link-value lacks its ">": Parse drops that link-value with a
+// *SyntaxError at the comma saying so, keeps the link after it, and
+// NextURL finds no next link (before: a nil error, and one prev link whose
+// target was `http://x/b; rel="next", </c`). Paging reports ErrNextLink
+// for such a page, as for any malformed Link header without a next link.
+func TestMissingAngle(t *testing.T) {
+	const in = `<http://x/a>; rel="alternate", <http://x/b; rel="next", </c>; rel=prev`
+	links, err := Parse(in)
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != strings.LastIndex(in, `", <`)+1 || !strings.Contains(se.Msg, `">" is probably missing before this ","`) {
+		t.Errorf("Parse error = %v, want a *SyntaxError at offset %d saying that a \">\" is missing", err, strings.LastIndex(in, `", <`)+1)
+	}
+	if prev, ok := links.Rel("prev"); !ok || prev.Target != "/c" {
+		t.Errorf("prev link = %+v, %t; want target /c", prev, ok)
+	}
+	resp := &http.Response{Header: http.Header{"Link": {in}}, Request: &http.Request{URL: &url.URL{Scheme: "http", Host: "x", Path: "/"}}}
+	if u, ok := NextURL(resp); ok {
+		t.Errorf("NextURL = %v, want none", u)
 	}
 }
 
