@@ -226,9 +226,11 @@
 //     through: a Param whose name is not a token, ends in "*" or is one of
 //     the link's own names (rel, anchor, rev, hreflang, media, title, type)
 //     is omitted; non-ASCII and controls in rel, rev, hreflang, media and
-//     type are percent-encoded (in rel and rev as lower-case %hh, the form
-//     Parse reads back, rule 5, and so is a space inside one relation
-//     type, which Parse would read as two); invalid UTF-8 in a title becomes U+FFFD;
+//     type are percent-encoded with upper-case hex digits, as are the
+//     escapes a relation type holds (RFC 3986 §2.1; Parse reads those of
+//     rel and rev back lower-cased, rule 5, the same relation type), and so
+//     is a space inside one relation type, which Parse would read as two;
+//     invalid UTF-8 in a title becomes U+FFFD;
 //     an ext-value language that is not well-formed is left out (a title
 //     that is empty as well, whole). When one
 //     value of an extension parameter needs the star form, every value of

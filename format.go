@@ -166,10 +166,12 @@ func hasToken(rels []string) bool {
 
 // appendRelTypes appends the relation types joined by a space, as the inside
 // of a quoted-string, and the closing quote (RFC 8288 §3.3). Bytes that are
-// not printable ASCII are written as lower-case %hh escapes (rule 20): Parse
-// lower-cases relation types (rule 5), so an upper-case %HH would not read
-// back as written. A space inside a relation type is written %20: Parse
-// splits relation types at spaces, and would read two.
+// not printable ASCII are written as upper-case %HH escapes, as RFC 3986
+// §2.1 asks of producers, and so are the escapes the type holds (rule 20):
+// Parse reads them lower-cased, like the rest of a relation type (rule 5),
+// which compares case-insensitively (RFC 8288 §2.1.2), and the type is
+// written the same way again. A space inside a relation type is written
+// %20: Parse splits relation types at spaces, and would read two.
 func appendRelTypes(b []byte, rels []string) []byte {
 	sep := false
 	for _, r := range rels {
@@ -180,14 +182,16 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
+		start := len(b)
 		for {
 			word, rest, space := strings.Cut(r, " ")
-			b = appendQuotedASCII(b, word, ascii.LowerHex)
+			b = appendQuotedASCII(b, word)
 			if !space {
 				break
 			}
 			b, r = append(b, "%20"...), rest
 		}
+		ascii.UpperEscapes(b[start:])
 	}
 	return append(b, '"')
 }
@@ -206,20 +210,20 @@ func appendASCIIParam(b []byte, name, value string, quote bool) []byte {
 			return append(b, value...)
 		}
 		start := len(b)
-		if b = appendQuotedASCII(b, value, ascii.UpperHex); ascii.IsToken(string(b[start:])) {
+		if b = appendQuotedASCII(b, value); ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendQuotedASCII(b, value, ascii.UpperHex)
+	b = appendQuotedASCII(b, value)
 	return append(b, '"')
 }
 
 // appendQuotedASCII appends s as the inside of a quoted-string (RFC 9110
 // §5.6.4), escaping '"' and '\\' and percent-encoding bytes that are not
-// printable ASCII with the hex digits hex (ascii.UpperHex or ascii.LowerHex).
-func appendQuotedASCII(b []byte, s, hex string) []byte {
+// printable ASCII (upper-case %HH, RFC 3986 §2.1).
+func appendQuotedASCII(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Runs of qdtext, usually all of s, are copied whole.
 		j := qdtextRun(s, i)
@@ -230,7 +234,7 @@ func appendQuotedASCII(b []byte, s, hex string) []byte {
 		if c := s[j]; c == '"' || c == '\\' {
 			b = append(b, '\\', c)
 		} else {
-			b = ascii.AppendPercent(b, c, hex)
+			b = ascii.AppendPercent(b, c, ascii.UpperHex)
 		}
 		i = j + 1
 	}
@@ -268,7 +272,7 @@ func appendTextParam(b []byte, name, value, lang string, quote, star bool) []byt
 		return append(append(b, '='), value...)
 	}
 	b = append(b, `="`...)
-	b = appendQuotedASCII(b, value, ascii.UpperHex)
+	b = appendQuotedASCII(b, value)
 	return append(b, '"')
 }
 

@@ -127,9 +127,9 @@ func writtenBare(name, v string) bool {
 // ASCII lower-cased with its whitespace, controls (C0, DEL and C1),
 // DQUOTE, backslash and invalid UTF-8 percent-encoded, so that it stays one
 // type (rule 12). Empty types are left out, and so is the parameter when
-// none is left. The escapes are lower-case (%0a) like the rest of the type,
-// since Parse lower-cases relation types: an upper-case escape would not
-// survive a second round.
+// none is left. The escapes are upper-case (%0A), those written and those
+// the type holds, as RFC 3986 §2.1 asks of producers: Parse reads them back
+// lower-cased, the same relation type, which is written the same again.
 func appendRelTypes(b []byte, name string, rels []string) []byte {
 	first := true
 	for _, r := range rels {
@@ -144,7 +144,9 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		} else {
 			b = append(b, ' ')
 		}
-		b = appendEscapedBy(b, r, &relEscapes, ascii.LowerHex)
+		start := len(b)
+		b = appendEscapedBy(b, r, &relEscapes)
+		ascii.UpperEscapes(b[start:])
 	}
 	if !first {
 		b = append(b, '"')
@@ -158,7 +160,7 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 // controls U+0080 to U+009F, and bytes that are not valid UTF-8 (rule 11).
 // "%" is written as is.
 func appendIRI(b []byte, ref string) []byte {
-	return appendEscapedBy(b, ref, &iriEscapes, ascii.UpperHex)
+	return appendEscapedBy(b, ref, &iriEscapes)
 }
 
 // appendEscaped appends ;name=value for hreflang, media and type, with
@@ -172,14 +174,14 @@ func appendEscaped(b []byte, name, value string, bare bool) []byte {
 	b = append(b, '=')
 	if bare {
 		start := len(b)
-		b = appendEscapedBy(b, value, &bareEscapes, ascii.UpperHex)
+		b = appendEscapedBy(b, value, &bareEscapes)
 		if ascii.IsToken(string(b[start:])) {
 			return b
 		}
 		b = b[:start]
 	}
 	b = append(b, '"')
-	b = appendEscapedBy(b, value, &quotedEscapes, ascii.UpperHex)
+	b = appendEscapedBy(b, value, &quotedEscapes)
 	return append(b, '"')
 }
 
@@ -230,16 +232,15 @@ func escapeTable(pct, escaped string, lowerCase bool) (t [utf8.RuneSelf]uint8) {
 }
 
 // appendEscapedBy appends s with each ASCII byte written as the table t
-// says, percent-escapes in the digits hex (ascii.UpperHex, or
-// ascii.LowerHex for relation types, which Parse lower-cases): the C1
+// says, percent-escapes in upper-case hex (RFC 3986 §2.1): the C1
 // controls and bytes that are not valid UTF-8 percent-encoded too, any
 // other UTF-8 as is (appendNonASCII).
-func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []byte {
+func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			var size int
-			b, size = appendNonASCII(b, s[i:], hex)
+			b, size = appendNonASCII(b, s[i:])
 			i += size
 			continue
 		}
@@ -247,7 +248,7 @@ func appendEscapedBy(b []byte, s string, t *[utf8.RuneSelf]uint8, hex string) []
 		case asIs:
 			b = append(b, c)
 		case percent:
-			b = ascii.AppendPercent(b, c, hex)
+			b = ascii.AppendPercent(b, c, ascii.UpperHex)
 		case backslash:
 			b = append(b, '\\', c)
 		case lower:
@@ -301,13 +302,13 @@ func appendExtValue(b []byte, name, value, lang string) []byte {
 // control (U+0080 to U+009F): then percent encodes it byte by byte. RFC
 // 3987 §2.2 leaves the C1 controls out of the characters of an IRI, and a
 // terminal may read U+009B as CSI, the start of an escape sequence.
-func appendNonASCII(b []byte, s, hex string) ([]byte, int) {
+func appendNonASCII(b []byte, s string) ([]byte, int) {
 	r, size := utf8.DecodeRuneInString(s)
 	if size > 1 && r > 0x9f {
 		return append(b, s[:size]...), size
 	}
 	for i := range size {
-		b = ascii.AppendPercent(b, s[i], hex)
+		b = ascii.AppendPercent(b, s[i], ascii.UpperHex)
 	}
 	return b, size
 }
