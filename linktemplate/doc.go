@@ -37,14 +37,12 @@
 //     the parser stopped, where a Display String whose bytes are not UTF-8
 //     starts, where the member at fault starts, or, for a parameter, where
 //     the name of its last occurrence (the one that counts, rule 3) starts;
-//     the message names the parameter.
-//
-//     There is no lenient mode that would keep such values as text: a
-//     Boolean, a Byte Sequence or a Date has no text a sender meant, so
-//     any reading would be a guess, and a sender that writes them is told
-//     so by the error. A program that must read such a field anyway can
-//     parse it with httpsfv.UnmarshalList, which keeps every value with
-//     its type.
+//     the message names the parameter. There is no lenient mode that
+//     would keep such values as text: a Boolean, a Byte Sequence or a Date
+//     has no text a sender meant, so any reading would be a guess, and a
+//     sender that writes them is told so by the error. A program that must
+//     read such a field anyway can parse it with httpsfv.UnmarshalList,
+//     which keeps every value with its type.
 //  3. A parameter given twice keeps its last value, in the place of the
 //     first (RFC 9651 §4.2.3.2): the last rel wins, unlike in a Link field,
 //     where the first does.
