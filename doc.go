@@ -158,7 +158,9 @@
 //  10. Parsing is one pass over the bytes, linear in the input, with no
 //     regular expressions; no input panics, and memory stays proportional
 //     to the input. The strings it returns are substrings of the input where
-//     nothing had to be unescaped or lower-cased.
+//     nothing had to be unescaped or lower-cased; the values decoded from
+//     the escapes of title* and name* parameters are substrings of one
+//     string for the whole call, one allocation.
 //
 // # Ext-values
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -531,5 +532,62 @@ func TestParserAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(50, func() { _, _ = p.ParseHeader(h) }); n != 0 {
 			t.Errorf("Parser.ParseHeader(%.40q...) made %v allocations warm, want 0", in, n)
 		}
+	}
+}
+
+// TestParseTitleStarAllocs checks that the decoded title* and name* values
+// of one parse share one allocation (rule 10): Parse of 100 link-values,
+// each with a title* of three escapes and a name*, makes at most 8
+// allocations (104 before, one per decoded value), ParseHeader of two
+// such lines as few, and a warm Parser one, the text of the call.
+func TestParseTitleStarAllocs(t *testing.T) {
+	in := benchdata.LinkValues(100, true)
+	if n := testing.AllocsPerRun(20, func() { _, _ = Parse(in) }); n > 8 {
+		t.Errorf("Parse of 100 title* made %v allocations, want at most 8", n)
+	}
+	withStar := strings.ReplaceAll(in, "x-priority=", "x-note*=UTF-8''%C3%A9; x-priority=")
+	if n := testing.AllocsPerRun(20, func() { _, _ = Parse(withStar) }); n > 8 {
+		t.Errorf("Parse of 100 title* and name* made %v allocations, want at most 8", n)
+	}
+	h := http.Header{"Link": {in, withStar}}
+	if n := testing.AllocsPerRun(20, func() { _, _ = ParseHeader(h) }); n > 8 {
+		t.Errorf("ParseHeader of 200 title* made %v allocations, want at most 8", n)
+	}
+	var p Parser
+	_, _ = p.Parse(withStar)
+	if n := testing.AllocsPerRun(20, func() { _, _ = p.Parse(withStar) }); n > 1 {
+		t.Errorf("a warm Parser made %v allocations for 100 title* and name*, want at most 1", n)
+	}
+	links, err := Parse(withStar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range links {
+		if want := fmt.Sprintf("Chapter %d, in which things happen", i); l.Title != want || l.TitleLang != "en" {
+			t.Fatalf("link %d: title %q (%s), want %q (en)", i, l.Title, l.TitleLang, want)
+		}
+		if note, ok := l.Param("x-note"); !ok || note.Value != "é" {
+			t.Fatalf("link %d: x-note %+v, want é", i, note)
+		}
+	}
+}
+
+// TestParserTextKept checks that the decoded values of a Parser's result
+// stay as they are through its later calls, which write their own decoded
+// values: the Parser overwrites its Links and their slices, never strings.
+func TestParserTextKept(t *testing.T) {
+	var p Parser
+	first, err := p.Parse(`<a>; title*=UTF-8'en'one%20%C3%A9; x*=UTF-8''%41, <b>; title*=UTF-8''two%21`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := []string{first[0].Title, first[0].Params[0].Value, first[1].Title}
+	for range 3 {
+		if _, err := p.Parse(`<c>; title*=UTF-8''XXXXXXX%58XX; x*=UTF-8''%5A%5A%5A%5A, <d>; title*=UTF-8''%59`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"one é", "A", "two!"}; !slices.Equal(titles, want) {
+		t.Errorf("decoded values became %q after later calls, want %q", titles, want)
 	}
 }
