@@ -884,11 +884,12 @@ func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
 
 // textRoom returns how many bytes to make room for in p.text before
 // decoding value, the value of a star parameter at offset off of the field
-// line: at the first such value of the parse, the length of value for each
-// "*" from there to the end of the field lines (a bound on the star
-// parameters still to come), but no more than those bytes themselves,
-// which bound the text decoded from them; so the text of a parse usually
-// takes one allocation. Later, when that room is spent, the length of
+// line. At the first such value of the parse, it guesses that each "*"
+// from there to the end of the field lines (a bound on the star
+// parameters still to come) has a value that decodes to as much as this
+// one, and an eighth more, but no more than those bytes themselves, which
+// bound the text decoded from them: so the text of a parse usually takes
+// one allocation. Later, when that room is spent, it is the length of
 // value, which strings.Builder rounds up by doubling its capacity.
 func (p *parser) textRoom(value string, off int) int {
 	if p.textSized || off > len(p.line) {
@@ -901,7 +902,9 @@ func (p *parser) textRoom(value string, off int) int {
 		size += len(line)
 		stars += strings.Count(line, "*")
 	}
-	return max(len(value), min(stars*len(value), size))
+	// Every "%" of value-chars starts a 3-byte escape of one octet.
+	n := len(value) - 2*strings.Count(value, "%")
+	return max(len(value), min(stars*(n+n/8+1), size))
 }
 
 // extError records a star parameter whose value, starting at offset off,
