@@ -362,52 +362,46 @@ func octetAt(v string, i int) (octet byte, next int) {
 // at most as long as its value-chars. off is the offset of v in the
 // ext-value, for errors.
 func decodeUTF8(v string, off int, asciiOnly bool, text *strings.Builder) (string, error) {
-	var own strings.Builder
-	dst, start := text, 0
-	if dst == nil {
-		dst = &own
-	} else {
-		start = dst.Len()
-	}
 	var chunk [64]byte
 	var high byte // the escaped octets or-ed together
 	var out string
+	var own strings.Builder
+	var b *strings.Builder // where the chunks go, once there is more than one: own or text
+	start := 0
 	for i := 0; ; {
-		// Fill chunk: an attr-char on a straight path; an escape with
-		// one bounds check and two table reads, which tell its digits
-		// and whether they are digits at once.
+		// Fill chunk, attr-chars on the short path.
 		n := 0
 		for ; n < len(chunk) && i < len(v); n++ {
-			c := v[i]
-			if charClass[c]&isAttrChar != 0 {
+			if c := v[i]; charClass[c]&isAttrChar != 0 {
 				chunk[n] = c
 				i++
 				continue
 			}
-			if c != '%' || i+2 >= len(v) {
+			if !escapeAt(v, i) {
 				return "", valueCharError(v, off, i)
 			}
-			hi, lo := hexValue[v[i+1]], hexValue[v[i+2]]
-			if hi|lo >= notHex {
-				return "", valueCharError(v, off, i)
-			}
-			c = hi<<4 | lo
+			c := hexValue[v[i+1]]<<4 | hexValue[v[i+2]]
 			high |= c
 			chunk[n] = c
 			i += 3
 		}
-		if i == len(v) && dst.Cap() == 0 && text == nil {
+		if i == len(v) && b == nil && text == nil {
 			out = string(chunk[:n]) // the usual case: one chunk
 			break
 		}
-		if dst.Cap() == 0 {
-			// Every "%" of value-chars starts a 3-byte escape of one
-			// octet.
-			dst.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+		if b == nil {
+			b = text
+			if b == nil {
+				// Every "%" of value-chars starts a 3-byte escape
+				// of one octet.
+				b = &own
+				b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+			}
+			start = b.Len()
 		}
-		dst.Write(chunk[:n])
+		b.Write(chunk[:n])
 		if i == len(v) {
-			out = dst.String()[start:]
+			out = b.String()[start:]
 			break
 		}
 	}
