@@ -103,10 +103,13 @@ type checker struct {
 	relQuoted, revQuoted bool
 	// Where and why the link-value is malformed (drop is -1 when it is
 	// not), and the star parameters whose values Parse decodes.
-	drop     int
-	dropWhy  string
-	starVals []starValue
-	semi     int // the ";" before the parameter being scanned
+	drop    int
+	dropWhy string
+	// The link-value ends at the comma before a "<" of its target,
+	// where Parse resumes: its ">" is missing (rule 8).
+	strayComma bool
+	starVals   []starValue
+	semi       int // the ";" before the parameter being scanned
 
 	long bool // the warning that the field value is beyond maxFieldBytes was given
 }
@@ -231,7 +234,15 @@ func (c *checker) element(start, end int) {
 		c.countElement(start, end)
 		return
 	}
-	links, err := c.parser.Parse(sub)
+	var links Links
+	var err error
+	if c.strayComma {
+		// Parse of sub alone would find its "<" never closed; Parse of
+		// the field value reports the missing ">" at the comma.
+		err = &SyntaxError{Offset: c.drop - start, Msg: strayOpenMsg(true)}
+	} else {
+		links, err = c.parser.Parse(sub)
+	}
 	for _, l := range links { // one, unless Parse dropped it
 		c.checkLink(start, l)
 	}
@@ -365,13 +376,16 @@ func (c *checker) parseAdvice(off int) string {
 
 // Advice for the ways a link-value can be malformed (RFC 8288 §3).
 const (
-	adviceNoAngle  = `start each link-value with its target in angle brackets, as in </page/2>; rel="next"`
-	adviceAngle    = `close the target with ">"`
-	adviceQuote    = `close the quoted-string with a '"', and escape each '"' inside it as \"`
-	adviceSep      = `separate parameters with ";" and link-values with ","; quote a value that holds other characters`
-	adviceName     = `a parameter name is a token (RFC 9110 §5.6.2): remove the character or rename the parameter`
-	adviceStarName = `rename it: a star parameter is a token followed by one "*" (RFC 8288 §3.4.2)`
-	adviceExtValue = `write an RFC 8187 ext-value, charset'language'value with every byte that is not an attr-char percent-encoded, such as UTF-8'de'n%C3%A4chste (RFC 8187 §3.2.1)`
+	adviceNoAngle = `start each link-value with its target in angle brackets, as in </page/2>; rel="next"`
+	adviceAngle   = `close the target with ">"`
+
+	adviceMissingAngle = `close the target with ">" before this comma`
+	adviceStrayOpen    = `close the target with ">" before the "<", or percent-encode the "<" as %3C (RFC 3986 §2.1)`
+	adviceQuote        = `close the quoted-string with a '"', and escape each '"' inside it as \"`
+	adviceSep          = `separate parameters with ";" and link-values with ","; quote a value that holds other characters`
+	adviceName         = `a parameter name is a token (RFC 9110 §5.6.2): remove the character or rename the parameter`
+	adviceStarName     = `rename it: a star parameter is a token followed by one "*" (RFC 8288 §3.4.2)`
+	adviceExtValue     = `write an RFC 8187 ext-value, charset'language'value with every byte that is not an attr-char percent-encoded, such as UTF-8'de'n%C3%A4chste (RFC 8187 §3.2.1)`
 )
 
 // dropped records that the link-value is malformed at offset off.
@@ -444,7 +458,7 @@ func repeatAdvice(name string) string {
 func (c *checker) linkValue(i int) (end int, comma bool) {
 	s := c.s
 	c.found, c.starVals = c.found[:0], c.starVals[:0]
-	c.rel, c.rev, c.drop = "", "", -1
+	c.rel, c.rev, c.drop, c.strayComma = "", "", -1, false
 	if s[i] != '<' {
 		c.dropped(i, adviceNoAngle)
 		return linkscan.NextElement(s, i)
@@ -453,6 +467,16 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 	if j < 0 {
 		c.dropped(i, adviceAngle)
 		return len(s), false
+	}
+	if off, comma := strayOpenAt(s, i, i+1+j); off >= 0 {
+		// Split where Parse resumes (rule 8).
+		if comma {
+			c.dropped(off, adviceMissingAngle)
+			c.strayComma = true
+			return off + 1, true
+		}
+		c.dropped(off, adviceStrayOpen)
+		return linkscan.NextElement(s, off)
 	}
 	i += j + 2
 	var seen uint // 1<<kind of the first-wins parameters seen

@@ -45,6 +45,12 @@ var checkTests = []struct {
 	// Everything Parse reports, at its offsets.
 	{"no <", `junk, </a>; rel=next`, []want{e(0, `must start with "<"`)}},
 	{"< never closed", `</a; rel=next`, []want{e(0, `never closed`)}},
+	// A "<" in the target: its ">" is missing (issue #37 item 1). Before,
+	// the first was one link at 0 whose target had a "<" to
+	// percent-encode, and the second a link with a repeated rel.
+	{"> missing before a comma", `</a>; rel=alternate, </b; rel=next, </c>; rel=prev`, []want{e(34, `">" is probably missing before this ",": a URI-reference holds no "<"; link-value dropped; close the target with ">" before this comma`)}},
+	{"> missing, next link checked", `</b; rel=next, </c>; rel=prev; rel=x`, []want{e(13, `">" is probably missing`), e(31, `repeated "rel"`)}},
+	{"< in the target", `</a<b>; rel=next, </c>; rel=prev`, []want{e(3, `"<" inside the target`)}},
 	{"quote never closed", `</a>; rel="next`, []want{e(10, `quoted-string is never closed`)}},
 	{"junk after target", `</a> x; rel=next`, []want{e(5, `expected ";" or ","`)}},
 	{"bad parameter name", `</a>; @=1, </b>; rel=next`, []want{e(6, `parameter name must be a token`)}},

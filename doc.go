@@ -97,9 +97,16 @@
 //  8. A malformed link-value is dropped whole and reported: a header cut
 //     short by a proxy never yields a link built from its broken end
 //     (rel="la"). Malformed means: it does not start with "<" after OWS, its
-//     "<" or a quoted-string is never closed, or something other than OWS,
-//     ";" or "," follows ">" or a parameter. Parsing resumes after the next
-//     comma outside <...> and quoted-strings, as browsers split the field.
+//     "<" or a quoted-string is never closed, its target holds a "<", or
+//     something other than OWS, ";" or "," follows ">" or a parameter.
+//     Parsing resumes after the next comma outside <...> and
+//     quoted-strings, the way browsers split the field; the links before
+//     and after it are kept. No URI-reference or IRI holds a "<" (RFC 3986
+//     §2, RFC 3987 §2.2): one in the target means that its ">" is missing
+//     and that the "<" opens the next link-value, as in <a; rel=next, <b>.
+//     When only whitespace separates the last such "<" from a comma before
+//     it, the problem is reported at that comma, where the ">" is missing,
+//     and parsing resumes after it; otherwise at the "<".
 //  9. The error is nil when nothing of the input was dropped (rules 6, 7
 //     and 8). Otherwise errors.As finds a [*SyntaxError] whose Offset is the
 //     byte of the first problem, and errors.Is(err, [ErrSyntax]) is true.
@@ -109,8 +116,10 @@
 //     errors say which line. The well-formed links are returned either way.
 //  10. Parsing is one pass over the bytes, linear in the input, with no
 //     regular expressions; no input panics, and memory stays proportional
-//     to the input. Returned strings are substrings of the input where
-//     nothing had to be unescaped or lower-cased.
+//     to the input. The strings it returns are substrings of the input where
+//     nothing had to be unescaped or lower-cased; the values decoded from
+//     the escapes of title* and name* parameters are substrings of one
+//     string for the whole call, one allocation.
 //
 // # Ext-values
 //
@@ -157,15 +166,20 @@
 //  19. The order is <target>, rel, anchor, rev, each hreflang, media, title
 //     or title*, type, then the Params in order, with "; " between
 //     parameters and ", " between link-values.
-//  20. What cannot be written safely is left out or made safe: a Param whose
-//     name is not a token, ends in "*" or is one of the link's own names is
-//     omitted; non-ASCII and controls in rel, rev, hreflang, media and type
-//     are percent-encoded (in rel and rev as lower-case %hh, which rule 5
-//     reads back, and so is a space inside one relation type); invalid UTF-8
-//     in a title becomes U+FFFD; an ext-value language that is not
-//     well-formed is left out. When one value of an extension parameter
-//     needs the star form, every value of that name is written in it (rule
-//     7). [Link.Validate] reports each of these.
+//  20. What cannot be written safely is left out or made safe, never passed
+//     through: a Param whose name is not a token, ends in "*" or is one of
+//     the link's own names (rel, anchor, rev, hreflang, media, title, type)
+//     is omitted; non-ASCII and controls in rel, rev, hreflang, media and
+//     type are percent-encoded with upper-case hex digits, as are the
+//     escapes a relation type holds (RFC 3986 §2.1; Parse reads those of
+//     rel and rev back lower-cased, rule 5, the same relation type), and so
+//     is a space inside one relation type, which Parse would read as two;
+//     invalid UTF-8 in a title becomes U+FFFD;
+//     an ext-value language that is not well-formed is left out (a title
+//     that is empty as well, whole). When one
+//     value of an extension parameter needs the star form, every value of
+//     that name is written in it, since a receiver lets name* replace the
+//     plain ones (rule 7). [Link.Validate] reports each of these.
 //  21. Round trip: Parse(l.String()) gives l back for every Link in the form
 //     Parse produces (lower-case names and relation types, no empty
 //     relation type) whose Target, Anchor, Rel, Rev, Hreflang, Media and

@@ -59,20 +59,25 @@ type ExtValue struct {
 // ParseExtValue does not allocate, unless the language tag has subtags
 // other than a language and a region (x/text allocates to check them);
 // otherwise Value takes one allocation. Time is linear in len(s).
-func ParseExtValue(s string) (ExtValue, error) {
+func ParseExtValue(s string) (ExtValue, error) { return decodeExtValue(s, nil) }
+
+// decodeExtValue is ParseExtValue, writing the text it decodes from UTF-8
+// escapes to text, when text is not nil, instead of allocating it: Value is
+// then a substring of text's string (decodeUTF8).
+func decodeExtValue(s string, text *strings.Builder) (ExtValue, error) {
 	if lang, rest, ok := utf8Prefix(s); ok {
 		// The usual form, such as UTF-8'en'..., on a short path.
-		value, err := decodeValueChars(s, rest, charset{}, s[:5])
+		value, err := decodeValueChars(s, rest, charset{}, s[:5], text)
 		if err != nil {
 			return ExtValue{}, err
 		}
 		return ExtValue{Charset: s[:5], Lang: lang, Value: value}, nil
 	}
-	return parseExtValue(s)
+	return parseExtValue(s, text)
 }
 
-// parseExtValue is the general path of ParseExtValue, for every form.
-func parseExtValue(s string) (ExtValue, error) {
+// parseExtValue is the general path of decodeExtValue, for every form.
+func parseExtValue(s string, text *strings.Builder) (ExtValue, error) {
 	name, rest, err := consumeCharset(s)
 	if err != nil {
 		return ExtValue{}, err
@@ -89,7 +94,7 @@ func parseExtValue(s string) (ExtValue, error) {
 			err:    ErrCharset,
 		}
 	}
-	value, err := decodeValueChars(s, rest, cs, name)
+	value, err := decodeValueChars(s, rest, cs, name, text)
 	if err != nil {
 		return ExtValue{}, err
 	}
@@ -291,14 +296,15 @@ func allOf(s string, f func(byte) bool) bool {
 // decodeValueChars decodes the value-chars of an ext-value (RFC 8187
 // §3.2.1: attr-chars and %HH escapes) from the octets of charset cs to
 // UTF-8. rest is the suffix of s that holds them; name is the charset as
-// written, for errors.
+// written, for errors; text, when not nil, takes the text decoded from
+// UTF-8 escapes (decodeUTF8).
 //
 //	value-chars = *( pct-encoded / attr-char )
 //	pct-encoded = "%" HEXDIG HEXDIG
-func decodeValueChars(s, rest string, cs charset, name string) (string, error) {
+func decodeValueChars(s, rest string, cs charset, name string, text *strings.Builder) (string, error) {
 	off := len(s) - len(rest)
 	if cs.cmap == nil && strings.IndexByte(rest, '%') >= 0 {
-		return decodeUTF8(rest, off, cs.asciiOnly)
+		return decodeUTF8(rest, off, cs.asciiOnly, text)
 	}
 	escapes, err := scanValueChars(rest, off)
 	if err != nil {
@@ -346,18 +352,22 @@ func octetAt(v string, i int) (octet byte, next int) {
 }
 
 // decodeUTF8 checks and decodes value-chars v that hold UTF-8 octets, or
-// only US-ASCII octets when asciiOnly is set, in one pass and one
-// allocation: the octets go to a buffer on the stack, which becomes the
-// result when they fit in it and is copied to a strings.Builder, sized once,
-// a chunk at a time when they do not. The buffer does not save an
-// allocation (writing every octet to a sized builder would make one too):
-// it is faster, by about a quarter in the review of #12. off is the offset
-// of v in the ext-value, for errors.
-func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
-	var b strings.Builder
+// only US-ASCII octets when asciiOnly is set, in one pass. The octets go to
+// a buffer on the stack, a chunk at a time, then to where the text is
+// kept: with text nil, a string of its own, one allocation (the first
+// chunk itself when it is the whole value, else a strings.Builder sized
+// once); otherwise the end of text, whose string the result is a
+// substring of, so that the values of one parse share one allocation
+// (parser.extValue). text never holds more than the decoded values, each
+// at most as long as its value-chars. off is the offset of v in the
+// ext-value, for errors.
+func decodeUTF8(v string, off int, asciiOnly bool, text *strings.Builder) (string, error) {
 	var chunk [64]byte
 	var high byte // the escaped octets or-ed together
-	var text string
+	var out string
+	var own strings.Builder
+	var b *strings.Builder // where the chunks go, once there is more than one: own or text
+	start := 0
 	for i := 0; ; {
 		// Fill chunk, attr-chars on the short path.
 		n := 0
@@ -375,38 +385,46 @@ func decodeUTF8(v string, off int, asciiOnly bool) (string, error) {
 			chunk[n] = c
 			i += 3
 		}
-		if i == len(v) && b.Cap() == 0 {
-			text = string(chunk[:n]) // the usual case: one chunk
+		if i == len(v) && b == nil && text == nil {
+			out = string(chunk[:n]) // the usual case: one chunk
 			break
 		}
-		if b.Cap() == 0 {
-			// Every "%" of value-chars starts a 3-byte escape of one
-			// octet.
-			b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+		if b == nil {
+			b = text
+			if b == nil {
+				// Every "%" of value-chars starts a 3-byte escape
+				// of one octet.
+				b = &own
+				b.Grow(max(len(v)-2*strings.Count(v, "%"), 0))
+			}
+			start = b.Len()
 		}
 		b.Write(chunk[:n])
 		if i == len(v) {
-			text = b.String()
+			out = b.String()[start:]
 			break
 		}
 	}
 	if high < utf8.RuneSelf {
-		return text, nil
+		return out, nil
 	}
 	// Only text with an escaped octet above 0x7F can be invalid; find
 	// the first octet that is.
+	if !asciiOnly && utf8.ValidString(out) {
+		return out, nil
+	}
 	bad := 0
-	for bad < len(text) {
-		r, size := utf8.DecodeRuneInString(text[bad:])
+	for bad < len(out) {
+		r, size := utf8.DecodeRuneInString(out[bad:])
 		if asciiOnly && r >= utf8.RuneSelf {
-			return "", syntaxErrorAt(off+inputIndex(v, bad), "octet "+hexByte(text[bad])+" is not a US-ASCII character")
+			return "", syntaxErrorAt(off+inputIndex(v, bad), "octet "+hexByte(out[bad])+" is not a US-ASCII character")
 		}
 		if r == utf8.RuneError && size == 1 {
 			return "", syntaxErrorAt(off+inputIndex(v, bad), "invalid UTF-8 in ext-value")
 		}
 		bad += size
 	}
-	return text, nil
+	return out, nil
 }
 
 // inputIndex returns the index in value-chars v of the attr-char or escape

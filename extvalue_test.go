@@ -622,7 +622,7 @@ var fuzzLangs = []string{"", "en", "de-CH", "zh-Hant-TW", "cn", "x-private", "i-
 func checkUTF8Prefix(t *testing.T, s string) {
 	t.Helper()
 	got, err := ParseExtValue(s)
-	want, werr := parseExtValue(s)
+	want, werr := parseExtValue(s, nil)
 	if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || errors.Is(err, ErrCharset) != errors.Is(werr, ErrCharset) {
 		t.Fatalf("ParseExtValue(%q) = %+v, %v; the general path gives %+v, %v", s, got, err, want, werr)
 	}
@@ -667,6 +667,13 @@ func FuzzExtValue(f *testing.F) {
 		checkUTF8Prefix(t, s)
 		// s as an ext-value: never panics; what decodes re-encodes.
 		v, err := ParseExtValue(s)
+		// Decoded into the shared text of a parse, after other text, it
+		// is the same.
+		var text strings.Builder
+		text.WriteString("before")
+		if shared, serr := decodeExtValue(s, &text); shared != v || fmt.Sprint(serr) != fmt.Sprint(err) || !strings.HasPrefix(text.String(), "before") {
+			t.Fatalf("decodeExtValue(%q) into shared text = %+v, %v; ParseExtValue gives %+v, %v", s, shared, serr, v, err)
+		}
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) {

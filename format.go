@@ -147,10 +147,12 @@ func hasToken(rels []string) bool {
 
 // appendRelTypes appends the relation types joined by a space, as the inside
 // of a quoted-string, and the closing quote (RFC 8288 §3.3). Bytes that are
-// not printable ASCII are written as lower-case %hh escapes (rule 20): Parse
-// lower-cases relation types (rule 5), so an upper-case %HH would not read
-// back as written. A space inside a relation type is written %20: Parse
-// splits relation types at spaces, and would read two.
+// not printable ASCII are written as upper-case %HH escapes, as RFC 3986
+// §2.1 asks of producers, and so are the escapes the type holds (rule 20):
+// Parse reads them lower-cased, like the rest of a relation type (rule 5),
+// which compares case-insensitively (RFC 8288 §2.1.2), and the type is
+// written the same way again. A space inside a relation type is written
+// %20: Parse splits relation types at spaces, and would read two.
 func appendRelTypes(b []byte, rels []string) []byte {
 	sep := false
 	for _, r := range rels {
@@ -161,7 +163,9 @@ func appendRelTypes(b []byte, rels []string) []byte {
 			b = append(b, ' ')
 		}
 		sep = true
-		b = relASCII.Append(b, r, ascii.LowerHex)
+		start := len(b)
+		b = relASCII.Append(b, r, ascii.UpperHex)
+		ascii.UpperEscapes(b[start:]) // escapes a relation type holds too (RFC 3986 §2.1)
 	}
 	return append(b, '"')
 }

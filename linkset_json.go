@@ -160,7 +160,7 @@ func groupContexts(ls Links) []contextGroup {
 			// Grouped by the member name as written: relation types that
 			// differ only in bytes that are not UTF-8 are one member, never
 			// two that ParseLinksetJSON rejects as duplicates (#11).
-			r = validText(ascii.Lower(r))
+			r = relMember(r)
 			key := [2]string{anchor, r}
 			ri, ok := relIndex[key]
 			if !ok {
@@ -175,6 +175,20 @@ func groupContexts(ls Links) []contextGroup {
 		}
 	}
 	return groups
+}
+
+// relMember returns the member name of relation type r in a linkset
+// document (RFC 9264 §4.2.2): lower-cased, as relation types compare
+// case-insensitively (RFC 8288 §2.1), with the hex digits of its escapes
+// upper-cased (RFC 3986 §2.1) and its bytes that are not UTF-8 replaced.
+func relMember(r string) string {
+	r = ascii.Lower(r)
+	if strings.IndexByte(r, '%') >= 0 {
+		b := []byte(r)
+		ascii.UpperEscapes(b)
+		r = string(b)
+	}
+	return validText(r)
 }
 
 // validText returns s with each byte that does not start a valid UTF-8

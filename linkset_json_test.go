@@ -74,6 +74,33 @@ func TestMarshalJSONErrors(t *testing.T) {
 // valid UTF-8 are grouped by the name MarshalJSON writes for them, each
 // invalid byte a U+FFFD: two that differ only in invalid bytes are one
 // member, never two members UnmarshalJSON rejects as duplicates.
+// TestFormatLinksetJSONRelEscapes checks that a relation type's escapes
+// are written with upper-case hex digits (RFC 3986 §2.1), the rest of it
+// lower-cased, and that the two spellings of one type are one member
+// (issue #37 item 2: "http://example.com/%c3%a7runchy" before).
+func TestFormatLinksetJSONRelEscapes(t *testing.T) {
+	ls := Links{
+		{Target: "/a", Rel: []string{"http://Example.com/%c3%a7runchy"}},
+		{Target: "/b", Rel: []string{"http://example.com/%C3%A7runchy", "%7f"}},
+	}
+	const want = `{
+  "linkset": [
+    {
+      "http://example.com/%C3%A7runchy": [
+        { "href": "/a" },
+        { "href": "/b" }
+      ],
+      "%7F": [
+        { "href": "/b" }
+      ]
+    }
+  ]
+}`
+	if got := marshalLinks(t, ls); string(got) != want {
+		t.Errorf("FormatLinksetJSON:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestMarshalJSONInvalidUTF8Rel(t *testing.T) {
 	tests := []struct {
 		name string

@@ -326,14 +326,13 @@ func TestNextURLMemoryBound(t *testing.T) {
 }
 
 // TestNextURLHugeTarget checks what NextURL costs when the next link's
-// target is itself 4 MiB: an unclosed "<" runs to the ">" of the next link,
-// so the whole field value is one link-value. Finding it costs nothing;
-// net/url's parse of the target (which escapes the path to compare it with
-// the raw one) and its resolution (which copies the path and escapes it
-// again) take the rest, a few times the target's size.
+// target is itself 4 MiB. Finding it costs nothing; net/url's parse of the
+// target (which escapes the path to compare it with the raw one) and its
+// resolution (which copies the path and escapes it again) take the rest, a
+// few times the target's size.
 func TestNextURLHugeTarget(t *testing.T) {
 	const n = 4 << 20
-	value := strings.Repeat("<", n) + `, <?page=2>; rel="next"`
+	value := "<" + strings.Repeat("a/", n/2) + `>; rel="next"`
 	base, _ := url.Parse("https://api.example/items?page=1")
 	resp := &http.Response{Header: http.Header{"Link": {value}}, Request: &http.Request{URL: base}}
 	var u *url.URL
@@ -361,3 +360,24 @@ var linearFuncs = []struct {
 
 // linearBase is the request URL of the NextURL timings.
 var linearBase = &url.URL{Scheme: "https", Host: "api.example", Path: "/items", RawQuery: "page=1"}
+
+// TestNextURLOpenBrackets checks that 4 MiB of "<" before the next link
+// are one link-value whose ">" is missing before the comma (rule 8): it is
+// dropped, and NextURL finds the next link after it at no cost. Before,
+// the ">" of the next link closed the first "<", and the whole field value
+// was the 4 MiB target of one next link.
+func TestNextURLOpenBrackets(t *testing.T) {
+	const n = 4 << 20
+	value := strings.Repeat("<", n) + `, <?page=2>; rel="next"`
+	base, _ := url.Parse("https://api.example/items?page=1")
+	resp := &http.Response{Header: http.Header{"Link": {value}}, Request: &http.Request{URL: base}}
+	var u *url.URL
+	perByte := float64(memtest.Allocated(func() { u, _ = NextURL(resp) })) / float64(len(value))
+	t.Logf("NextURL: %.2f B/B", perByte)
+	if u == nil || u.String() != "https://api.example/items?page=2" {
+		t.Fatalf("NextURL = %.40v, want https://api.example/items?page=2", u)
+	}
+	if perByte > 1 {
+		t.Errorf("NextURL allocated %.2f bytes per header byte, want at most 1", perByte)
+	}
+}

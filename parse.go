@@ -26,7 +26,9 @@ import (
 //
 // The strings of the returned links are substrings of fieldValue where no
 // unescaping or lower-casing was needed, so holding on to a Link keeps the
-// field value in memory.
+// field value in memory. The text decoded from the escapes of title* and
+// other star parameters takes one allocation for the whole call, shared
+// by those values: holding one keeps them all.
 func Parse(fieldValue string) (Links, error) {
 	var p parser
 	p.reserve(countLinkValues(fieldValue))
@@ -73,13 +75,13 @@ func (p *parser) parseHeader(h http.Header) (Links, error) {
 }
 
 // Parser parses Link field values like Parse and ParseHeader, reusing the
-// memory of its previous results, for hot paths such as middleware and
-// crawlers.
-//
-// Once it has parsed an input as large as the present one, it makes no
-// allocation for the links, their Rel, Rev and Hreflang slices and their
-// Params (strings that needed unescaping, lower-casing or ext-value
-// decoding are still allocated, as in Parse).
+// memory of its previous results: once it has parsed an input as large as
+// the present one, it makes no allocation for the links, their Rel, Rev
+// and Hreflang slices and their Params (strings that needed unescaping or
+// lower-casing are still allocated, as in Parse, and so is the text
+// decoded from ext-values, once a call). It
+// is for hot paths that parse a header and let go of the result, such as
+// middleware and crawlers.
 //
 // The result of a call is valid only until the next call on the same
 // Parser, which overwrites it in place: copy what you keep beyond that
@@ -226,6 +228,14 @@ type parser struct {
 
 	paramsSized bool // addParam has made room for every parameter that can follow
 
+	// The text decoded from the escapes of star parameters (title* and
+	// name*): the decoded values of a parse are substrings of its string,
+	// one allocation for all (extValue). line is the field line being
+	// parsed, for sizing it (textRoom), which textSized says was done.
+	text      strings.Builder
+	line      string
+	textSized bool
+
 	errs []error
 	more int // problems found beyond maxErrors
 }
@@ -278,6 +288,13 @@ func countLinkValues(s string) int {
 		if end < 0 {
 			break
 		}
+		if lt := strings.LastIndexByte(s[i:i+end], '<'); lt >= 0 {
+			// A ">" is missing: Parse may resume at that "<" (rule
+			// 8), which the next round counts when it starts an
+			// element.
+			i += lt
+			continue
+		}
 		i += end + 1
 	}
 	return min(n, (len(s)+1)/3)
@@ -302,7 +319,7 @@ func startsElement(s string, j int) bool {
 // room for them first (reserve, countLinkValues); parseOne does when there
 // is none left.
 func (p *parser) parse(s string) {
-	p.sized = false
+	p.sized, p.line = false, s
 	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
 	}
 }
@@ -490,6 +507,9 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		p.syntaxError(i, "\"<\" is never closed by \">\"; link-value dropped")
 		return len(s), false
 	}
+	if strings.IndexByte(s[i+1:i+1+end], '<') >= 0 {
+		return p.strayOpen(s, i, i+1+end)
+	}
 	target := trimSpace(s[i+1 : i+1+end])
 	i += end + 2
 	if rel, next, ok := singleRel(s, i); ok {
@@ -560,6 +580,50 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 	}
 	p.finish(target, &a, param0, str0)
 	return i, true
+}
+
+// strayOpen records the problem of the link-value whose "<" is at s[open],
+// whose first ">" is at s[gt], and whose target holds a "<" (rule 8): no
+// URI-reference or IRI holds one (RFC 3986 §2, RFC 3987 §2.2), so it
+// almost always means that the ">" of this link-value is missing and that
+// the "<" opens the next one. It returns where the link-value is
+// malformed, and false.
+func (p *parser) strayOpen(s string, open, gt int) (off int, ok bool) {
+	off, comma := strayOpenAt(s, open, gt)
+	p.syntaxError(off, strayOpenMsg(comma))
+	return off, false
+}
+
+// strayOpenAt returns, for the link-value whose "<" is at s[open] and
+// whose first ">" is at s[gt], -1 when its target holds no "<", and else
+// where the link-value is malformed: the comma before the last "<" of the
+// target when only whitespace separates them (comma set; the ">" is
+// missing before that comma and the "<" starts the next link-value, where
+// parsing resumes), or that "<" itself. Check splits the field value with
+// it as Parse does.
+func strayOpenAt(s string, open, gt int) (off int, comma bool) {
+	lt := strings.LastIndexByte(s[open+1:gt], '<')
+	if lt < 0 {
+		return -1, false
+	}
+	lt += open + 1
+	j := lt
+	for j > open+1 && charClass[s[j-1]]&isSpace != 0 {
+		j--
+	}
+	if j > open+1 && s[j-1] == ',' {
+		return j - 1, true
+	}
+	return lt, false
+}
+
+// strayOpenMsg is the message of the problem strayOpenAt finds: at the
+// comma before the next "<" when comma is set, at the "<" otherwise.
+func strayOpenMsg(comma bool) string {
+	if comma {
+		return `">" is probably missing before this ",": a URI-reference holds no "<"; link-value dropped`
+	}
+	return `"<" inside the target, which no URI-reference holds: a ">" is probably missing before it; link-value dropped`
 }
 
 // describeAt names, for an error message, what comes before the unexpected
@@ -776,14 +840,43 @@ func (p *parser) extension(name, value string, off int, rest string) bool {
 
 // extValue decodes the value of the star parameter name, which starts at
 // offset off, as an ext-value (RFC 8187 §3.2), recording why when it does
-// not decode.
+// not decode. The text decoded from escapes goes to p.text, so that the
+// decoded values of a parse share one allocation (rule 10).
 func (p *parser) extValue(name, value string, off int) (ExtValue, bool) {
-	v, err := ParseExtValue(value)
+	if p.text.Cap()-p.text.Len() < len(value) && strings.IndexByte(value, '%') >= 0 {
+		p.text.Grow(p.textRoom(value, off))
+	}
+	v, err := decodeExtValue(value, &p.text)
 	if err != nil {
 		p.extError(off, name, err)
 		return ExtValue{}, false
 	}
 	return v, true
+}
+
+// textRoom returns how many bytes to make room for in p.text before
+// decoding value, the value of a star parameter at offset off of the field
+// line. At the first such value of the parse, it guesses that each "*"
+// from there to the end of the field lines (a bound on the star
+// parameters still to come) has a value that decodes to as much as this
+// one, and an eighth more, but no more than those bytes themselves, which
+// bound the text decoded from them: so the text of a parse usually takes
+// one allocation. Later, when that room is spent, it is the length of
+// value, which strings.Builder rounds up by doubling its capacity.
+func (p *parser) textRoom(value string, off int) int {
+	if p.textSized || off > len(p.line) {
+		return len(value)
+	}
+	p.textSized = true
+	rest := p.line[off:]
+	size, stars := len(rest), strings.Count(rest, "*")
+	for _, line := range p.later {
+		size += len(line)
+		stars += strings.Count(line, "*")
+	}
+	// Every "%" of value-chars starts a 3-byte escape of one octet.
+	n := len(value) - 2*strings.Count(value, "%")
+	return max(len(value), min(stars*(n+n/8+1), size))
 }
 
 // extError records a star parameter whose value, starting at offset off,

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +147,23 @@ var parseTests = []parseTest{
 		want: Links{{Target: "a", Rel: []string{"self"}, Title: `x", <evil>; rel="next`}}},
 	{name: "rule8/several problems", in: `x, <a>, y, <b>`,
 		want: Links{{Target: "a"}, {Target: "b"}}, errAt: []int{0, 8}},
+	// A "<" inside the target: its ">" is missing (issue #37 item 1).
+	{name: "rule8/missing > before a comma", in: `<http://x/a>; rel="alternate", <http://x/b; rel="next", </c>; rel=prev`,
+		want: Links{{Target: "http://x/a", Rel: []string{"alternate"}}, {Target: "/c", Rel: []string{"prev"}}}, errAt: []int{54}},
+	{name: "rule8/missing > before a comma, no space", in: `<a; rel=next,</c>`,
+		want: Links{{Target: "/c"}}, errAt: []int{12}},
+	{name: "rule8/no > left: never closed", in: `<a>; rel=prev, <b; rel=next, <c`,
+		want: Links{{Target: "a", Rel: []string{"prev"}}}, errAt: []int{15}},
+	{name: "rule8/< inside the target", in: `<a<b>; rel=next, <c>`,
+		want: Links{{Target: "c"}}, errAt: []int{2}},
+	{name: "rule8/< after a comma inside the target", in: `<a,b<c>; rel=next, <d>`,
+		want: Links{{Target: "d"}}, errAt: []int{4}},
+	{name: "rule8/the last < counts", in: `<a <b, <c>; rel=next`,
+		want: Links{{Target: "c", Rel: []string{"next"}}}, errAt: []int{5}},
+	{name: "rule8/< in a quoted-string is not in the target", in: `<a>; title="<b", <c>`,
+		want: Links{{Target: "a", Title: "<b"}, {Target: "c"}}},
+	{name: "rule8/< in an unquoted value is not in the target", in: `<a>; x=<b, <c>`,
+		want: Links{{Target: "a", Params: []Param{{Name: "x", Value: "<b"}}}, {Target: "c"}}},
 
 	{name: "rule9/problems in input order", in: `<a>; title*=bad; foo*=bad`,
 		want: Links{{Target: "a"}}, errAt: []int{15, 25}},
@@ -240,6 +259,28 @@ func TestParseErrorSaysWhatCameBefore(t *testing.T) {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q) error = %v, want it to say %q", in, err, want)
 		}
+	}
+}
+
+// TestMissingAngle checks the field value of issue #37 item 1, whose
+// second link-value lacks its ">": Parse drops that link-value with a
+// *SyntaxError at the comma saying so, keeps the link after it, and
+// NextURL finds no next link (before: a nil error, and one prev link whose
+// target was `http://x/b; rel="next", </c`). Paging reports ErrNextLink
+// for such a page, as for any malformed Link header without a next link.
+func TestMissingAngle(t *testing.T) {
+	const in = `<http://x/a>; rel="alternate", <http://x/b; rel="next", </c>; rel=prev`
+	links, err := Parse(in)
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != strings.LastIndex(in, `", <`)+1 || !strings.Contains(se.Msg, `">" is probably missing before this ","`) {
+		t.Errorf("Parse error = %v, want a *SyntaxError at offset %d saying that a \">\" is missing", err, strings.LastIndex(in, `", <`)+1)
+	}
+	if prev, ok := links.Rel("prev"); !ok || prev.Target != "/c" {
+		t.Errorf("prev link = %+v, %t; want target /c", prev, ok)
+	}
+	resp := &http.Response{Header: http.Header{"Link": {in}}, Request: &http.Request{URL: &url.URL{Scheme: "http", Host: "x", Path: "/"}}}
+	if u, ok := NextURL(resp); ok {
+		t.Errorf("NextURL = %v, want none", u)
 	}
 }
 
@@ -701,4 +742,61 @@ func timed(in string, run func(string)) time.Duration {
 	start := cpuTime()
 	run(in)
 	return cpuTime() - start
+}
+
+// TestParseTitleStarAllocs checks that the decoded title* and name* values
+// of one parse share one allocation (rule 10): Parse of 100 link-values,
+// each with a title* of three escapes and a name*, makes at most 8
+// allocations (104 before, one per decoded value), ParseHeader of two
+// such lines as few, and a warm Parser one, the text of the call.
+func TestParseTitleStarAllocs(t *testing.T) {
+	in := benchdata.LinkValues(100, true)
+	if n := testing.AllocsPerRun(20, func() { _, _ = Parse(in) }); n > 8 {
+		t.Errorf("Parse of 100 title* made %v allocations, want at most 8", n)
+	}
+	withStar := strings.ReplaceAll(in, "x-priority=", "x-note*=UTF-8''%C3%A9; x-priority=")
+	if n := testing.AllocsPerRun(20, func() { _, _ = Parse(withStar) }); n > 8 {
+		t.Errorf("Parse of 100 title* and name* made %v allocations, want at most 8", n)
+	}
+	h := http.Header{"Link": {in, withStar}}
+	if n := testing.AllocsPerRun(20, func() { _, _ = ParseHeader(h) }); n > 8 {
+		t.Errorf("ParseHeader of 200 title* made %v allocations, want at most 8", n)
+	}
+	var p Parser
+	_, _ = p.Parse(withStar)
+	if n := testing.AllocsPerRun(20, func() { _, _ = p.Parse(withStar) }); n > 1 {
+		t.Errorf("a warm Parser made %v allocations for 100 title* and name*, want at most 1", n)
+	}
+	links, err := Parse(withStar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range links {
+		if want := fmt.Sprintf("Chapter %d, in which things happen", i); l.Title != want || l.TitleLang != "en" {
+			t.Fatalf("link %d: title %q (%s), want %q (en)", i, l.Title, l.TitleLang, want)
+		}
+		if note, ok := l.Param("x-note"); !ok || note.Value != "é" {
+			t.Fatalf("link %d: x-note %+v, want é", i, note)
+		}
+	}
+}
+
+// TestParserTextKept checks that the decoded values of a Parser's result
+// stay as they are through its later calls, which write their own decoded
+// values: the Parser overwrites its Links and their slices, never strings.
+func TestParserTextKept(t *testing.T) {
+	var p Parser
+	first, err := p.Parse(`<a>; title*=UTF-8'en'one%20%C3%A9; x*=UTF-8''%41, <b>; title*=UTF-8''two%21`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := []string{first[0].Title, first[0].Params[0].Value, first[1].Title}
+	for range 3 {
+		if _, err := p.Parse(`<c>; title*=UTF-8''XXXXXXX%58XX; x*=UTF-8''%5A%5A%5A%5A, <d>; title*=UTF-8''%59`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"one é", "A", "two!"}; !slices.Equal(titles, want) {
+		t.Errorf("decoded values became %q after later calls, want %q", titles, want)
+	}
 }

@@ -643,7 +643,7 @@ func FuzzMaxLinkBytes(f *testing.F) {
 		// Compared as a receiver sees them, parsed from what Links.String
 		// writes: the kept links went through that once already, and it
 		// is not the identity for links outside rule 21's form (a
-		// relation type's "\x7f" is written "%7f").
+		// relation type's "\x7f" is written "%7F", read back as "%7f").
 		normal := func(ls Links) string {
 			again, _ := Parse(ls.String())
 			return again.String()

@@ -112,9 +112,11 @@
 //     CSI), and bytes that are not valid UTF-8. "%" is written as is.
 //  12. Relation types (rel, rev) are ASCII lower-cased and joined by one
 //     space; a type's whitespace, controls (C0, DEL and C1), `"`, `\` and
-//     invalid UTF-8 are percent-encoded, so that it stays one type, in
-//     lower case (%0a) like the rest of the type, since relation types are
-//     read lower-cased. Empty types are left out.
+//     invalid UTF-8 are percent-encoded, so that it stays one type; its
+//     escapes, those written and those it holds, have upper-case hex
+//     digits (%0A), as RFC 3986 §2.1 asks of producers (relation types are
+//     read lower-cased, so Parse reads %0a, the same type). Empty types are
+//     left out.
 //  13. Quoting is for the naive parsers deployed (Californium matches
 //     \w+, RFC 6690 §5 quotes so): rel, rev, anchor, title, type, rt and if
 //     are always quoted-strings; ct and sz are bare when all digits (ct=40,

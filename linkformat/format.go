@@ -127,9 +127,9 @@ func writtenBare(name, v string) bool {
 // ASCII lower-cased with its whitespace, controls (C0, DEL and C1),
 // DQUOTE, backslash and invalid UTF-8 percent-encoded, so that it stays one
 // type (rule 12). Empty types are left out, and so is the parameter when
-// none is left. The escapes are lower-case (%0a) like the rest of the type,
-// since Parse lower-cases relation types: an upper-case escape would not
-// survive a second round.
+// none is left. The escapes are upper-case (%0A), those written and those
+// the type holds, as RFC 3986 §2.1 asks of producers: Parse reads them back
+// lower-cased, the same relation type, which is written the same again.
 func appendRelTypes(b []byte, name string, rels []string) []byte {
 	first := true
 	for _, r := range rels {
@@ -144,7 +144,9 @@ func appendRelTypes(b []byte, name string, rels []string) []byte {
 		} else {
 			b = append(b, ' ')
 		}
-		b = relEscapes.Append(b, r, ascii.LowerHex)
+		start := len(b)
+		b = relEscapes.Append(b, r, ascii.UpperHex)
+		ascii.UpperEscapes(b[start:]) // escapes a relation type holds too (RFC 3986 §2.1)
 	}
 	if !first {
 		b = append(b, '"')

@@ -34,7 +34,10 @@ func TestFormat(t *testing.T) {
 		}}, "</a%C2%85b%C2%9B31m\u00a0>;anchor=\"/%C2%80%C2%9F\""},
 		{"rule 12: relation types lower-cased and kept one type each", weblink.Links{{
 			Target: "/", Rel: []string{"Next", "a b", `x"y\z`, "", "\xff", "ü", "tab\there"},
-		}}, `</>;rel="next a%20b x%22y%5cz %ff ü tab%09here"`},
+		}}, `</>;rel="next a%20b x%22y%5Cz %FF ü tab%09here"`},
+		{"rule 12: escapes in upper case, those a type holds too (issue #37 item 2)", weblink.Links{{
+			Target: "/", Rel: []string{"http://example.com/%c3%a7runchy", "\x7f", "%zz%e"},
+		}}, `</>;rel="http://example.com/%C3%A7runchy %7F %zz%e"`},
 		{"rule 12: no types left, no rel", weblink.Links{{Target: "/", Rel: []string{"", ""}}}, `</>`},
 		{"rule 13: ct and sz bare when all digits", weblink.Links{{Target: "/", Params: []weblink.Param{
 			{Name: "ct", Value: "40"}, {Name: "ct", Value: "0 41"}, {Name: "sz", Value: "262144"}, {Name: "sz", Value: "big"},
@@ -47,7 +50,7 @@ func TestFormat(t *testing.T) {
 		}}, `</>;hreflang=en;hreflang=a%0Ab;hreflang="";hreflang="x y";media="screen and (x)%7F";type="text/plain; q=\"ä\"%01%FE"`},
 		{"rule 12 and 13: C1 controls in relation types, hreflang, media and type are escaped", weblink.Links{{
 			Target: "/", Rel: []string{"a\u009bb"}, Rev: []string{"\u0085"}, Hreflang: []string{"x\u009by"}, Media: "m\u0085", Type: "t\u009b",
-		}}, `</>;rel="a%c2%9bb";rev="%c2%85";hreflang=x%C2%9By;media=m%C2%85;type="t%C2%9B"`},
+		}}, `</>;rel="a%C2%9Bb";rev="%C2%85";hreflang=x%C2%9By;media=m%C2%85;type="t%C2%9B"`},
 		{"rule 14: a title in UTF-8, quotes escaped, invalid UTF-8 replaced", weblink.Links{{Target: "/", Title: "Ä \"q\" \\ \xff"}},
 			"</>;title=\"Ä \\\"q\\\" \\\\ \uFFFD\""},
 		{"rule 14: a title with a language, or a control, is title*", weblink.Links{

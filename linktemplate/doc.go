@@ -24,31 +24,44 @@
 //  2. A field is ignored whole (no templates, a [*SyntaxError] saying where)
 //     when it fails RFC 9651 parsing, when a member is not a String (an
 //     Inner List, a Token, a Display String: the template must be a String,
-//     RFC 9652 §2), or when a rel, anchor or var-base parameter is not a
-//     String. The Offset is the byte offset in the field value (the lines
-//     joined by ", "): where the parser stopped, where a Display String
-//     whose bytes are not UTF-8 starts, or where the member at fault
-//     starts.
+//     RFC 9652 §2), when a rel, anchor or var-base parameter is not a
+//     String, or when another parameter, a target attribute, is neither a
+//     String nor a Display String holding non-ASCII text (RFC 9652 §2: they
+//     MUST be Strings, and Display Strings only when not ASCII): a Boolean
+//     such as a bare crossorigin, an Integer, a Decimal, a Byte Sequence, a
+//     Token such as type=text/html, a Date, or a Display String of ASCII.
+//     RFC 9651 §2.2 says that a field breaking such a field-specific
+//     constraint is ignored, and RFC 9652 makes no exception. The Offset is
+//     the byte offset in the field value (the lines joined by ", "): where
+//     the parser stopped, where a Display String whose bytes are not UTF-8
+//     starts, where the member at fault starts, or, for a parameter, where
+//     the name of its last occurrence (the one that counts, rule 3) starts;
+//     the message names the parameter. There is no lenient mode that
+//     would keep such values as text: a Boolean, a Byte Sequence or a Date
+//     has no text a sender meant, so any reading would be a guess, and a
+//     sender that writes them is told so by the error. A program that must
+//     read such a field anyway can parse it with httpsfv.UnmarshalList,
+//     which keeps every value with its type.
 //  3. A parameter given twice keeps its last value, in the place of the
 //     first (RFC 9651 §4.2.3.2): the last rel wins, unlike in a Link field,
 //     where the first does.
 //  4. rel is split on spaces and lower-cased into Rel; anchor and var-base
 //     go to Anchor and VarBase as written; every other parameter goes to
 //     Params in order, with its key as Name and Lang "": a String as it is,
-//     a Display String decoded, and a value of another type (RFC 9652 §2
-//     says they must be Strings, so this is leniency) as RFC 9651 writes
-//     it: a Token as its text, an Integer or Decimal in decimal, a Byte
-//     Sequence as :base64:, a Date as @seconds, a Boolean false as ?0, and
-//     a Boolean true (a bare key, such as crossorigin) as "".
+//     a Display String decoded (rule 2 refuses the other types).
 //  5. [Format] writes one List member per template: the template as a
 //     String, then rel (Rel joined by spaces), anchor and var-base as
 //     Strings when they are not empty, then Params in order, each a String
-//     when it is printable ASCII, else a Display String (RFC 9652 §2: the
-//     non-ASCII target attributes). It refuses, with an error naming the
-//     template, what it cannot write faithfully: a template, relation type,
-//     anchor or var-base holding controls or non-ASCII (they must be
-//     Strings; pct-encode non-ASCII, which expands the same, rule 8), a
-//     relation type that is empty or holds a space, a parameter name that
+//     when it is printable ASCII, a Display String when it holds non-ASCII
+//     (RFC 9652 §2: only non-ASCII target attributes may be Display
+//     Strings; controls among non-ASCII text go in it pct-encoded). It
+//     refuses, with an error naming the template, what it cannot write
+//     faithfully: a parameter value that is ASCII with controls (CR, LF,
+//     TAB, NUL, DEL: a String cannot hold them and it may not be a Display
+//     String), a template, relation type, anchor or var-base holding
+//     controls or non-ASCII (they must be Strings; pct-encode non-ASCII,
+//     which expands the same, rule 8), a relation type that is empty or
+//     holds a space, a parameter name that
 //     is not a Structured Field key (lower-case letters, digits, "_", "-",
 //     ".", "*", starting with a letter or "*") or is rel, anchor or
 //     var-base, a name given twice (a Structured Field keeps only the last

@@ -10,7 +10,9 @@ import (
 // SyntaxError reports a Link-Template field value that [Parse] or
 // [ParseHeader] ignored whole (rule 2): one that is not a Structured Field
 // List (RFC 9651), or whose member or rel, anchor or var-base parameter is
-// not a String (RFC 9652 §2). errors.Is(err, weblink.ErrSyntax) matches it.
+// not a String, or whose other parameter is neither a String nor a
+// Display String of non-ASCII text (RFC 9652 §2); Msg names the parameter.
+// errors.Is(err, weblink.ErrSyntax) matches it.
 type SyntaxError struct {
 	Offset int    // byte offset in the field value (lines joined by ", "); -1 when the parser did not say
 	Member int    // the member at fault, counting from 1; 0 when the field is not a List at all

@@ -77,8 +77,8 @@ func ExampleSyntaxError() {
 	fmt.Println(errors.As(err, &se), se.Offset, se.Member, errors.Is(err, weblink.ErrSyntax))
 	fmt.Println(err)
 	// Output:
-	// true 18 2 true
-	// linktemplate: syntax error at offset 18 (member 2): the rel parameter is a Token, not a String (RFC 9652 §2); the field is ignored
+	// true 24 2 true
+	// linktemplate: syntax error at offset 24 (member 2): the rel parameter is a Token, not a String (RFC 9652 §2); the field is ignored
 }
 
 func ExampleTemplateError() {

@@ -1,7 +1,6 @@
 package linktemplate
 
 import (
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strconv"
@@ -55,10 +54,14 @@ func parseLines(lines []string) ([]Template, error) {
 	}
 	ts := make([]Template, 0, len(list))
 	for i, m := range list {
-		t, msg := templateOf(m)
+		t, param, msg := templateOf(m)
 		if msg != "" {
 			combined := strings.Join(lines, ", ")
-			return nil, &SyntaxError{Offset: memberOffset(combined, i), Member: i + 1, Msg: msg + " (RFC 9652 §2); the field is ignored"}
+			off := memberOffset(combined, i)
+			if param != "" {
+				off = paramOffset(combined, off, param)
+			}
+			return nil, &SyntaxError{Offset: off, Member: i + 1, Msg: msg + " (RFC 9652 §2); the field is ignored"}
 		}
 		ts = append(ts, t)
 	}
@@ -66,24 +69,25 @@ func parseLines(lines []string) ([]Template, error) {
 }
 
 // templateOf converts one List member into a Template, or says why it
-// cannot (rule 2).
-func templateOf(m httpsfv.Member) (Template, string) {
+// cannot (rule 2) and names the parameter at fault, "" when it is the
+// member itself.
+func templateOf(m httpsfv.Member) (t Template, param, msg string) {
 	item, ok := m.(httpsfv.Item)
 	if !ok {
-		return Template{}, "the member is an Inner List, not a String holding a URI Template"
+		return Template{}, "", "the member is an Inner List, not a String holding a URI Template"
 	}
 	tmpl, ok := item.Value.(string)
 	if !ok {
-		return Template{}, "the member is " + typeName(item.Value) + ", not a String holding a URI Template"
+		return Template{}, "", "the member is " + typeName(item.Value) + ", not a String holding a URI Template"
 	}
-	t := Template{Template: tmpl}
+	t = Template{Template: tmpl}
 	for _, name := range item.Params.Names() {
 		v, _ := item.Params.Get(name)
 		switch name {
 		case "rel", "anchor", "var-base":
 			s, ok := v.(string)
 			if !ok {
-				return Template{}, "the " + name + " parameter is " + typeName(v) + ", not a String"
+				return Template{}, name, "the " + name + " parameter is " + typeName(v) + ", not a String"
 			}
 			switch name {
 			case "rel":
@@ -94,37 +98,41 @@ func templateOf(m httpsfv.Member) (Template, string) {
 				t.VarBase = s
 			}
 		default:
-			t.Params = append(t.Params, weblink.Param{Name: name, Value: bareText(v)})
+			text, why := attributeText(v)
+			if why != "" {
+				return Template{}, name, "the " + name + " parameter is " + why
+			}
+			t.Params = append(t.Params, weblink.Param{Name: name, Value: text})
 		}
 	}
-	return t, ""
+	return t, "", ""
 }
 
-// bareText is the text of a parameter value (rule 4): a String as it is, a
-// Display String decoded, another type as RFC 9651 serialises it, and
-// Boolean true "".
-func bareText(v any) string {
+// attributeText returns the text of a target attribute's value (rule 4): a
+// String as it is, a Display String that holds non-ASCII decoded. Any
+// other value breaks RFC 9652 §2 (these values must be Strings, or Display
+// Strings when not ASCII), and why says what it is instead.
+func attributeText(v any) (text, why string) {
 	switch v := v.(type) {
 	case string:
-		return v
+		return v, ""
 	case httpsfv.DisplayString:
-		return string(v)
-	case httpsfv.Token:
-		return string(v)
-	case bool:
-		if v {
-			return ""
+		if isASCII(string(v)) {
+			return "", "a Display String holding only ASCII, which must be a String"
 		}
-		return "?0"
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case []byte:
-		return ":" + base64.StdEncoding.EncodeToString(v) + ":"
-	case time.Time:
-		return "@" + strconv.FormatInt(v.Unix(), 10)
+		return string(v), ""
 	}
-	s, _ := httpsfv.Marshal(httpsfv.NewItem(v)) // a Decimal
-	return s
+	return "", typeName(v) + ", not a String"
+}
+
+// isASCII reports whether s holds only bytes below 0x80.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // typeName names the Structured Field type of a bare item for an error.
@@ -219,6 +227,34 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return 0
+}
+
+// paramOffset returns the byte offset of the name of the last parameter
+// key of the Item that starts at byte start of the well-formed List field
+// value s: the value that counts when a key is repeated (rule 3). It
+// returns start when there is none.
+func paramOffset(s string, start int, key string) int {
+	off, inString := start, false
+	for j := start; j < len(s); j++ {
+		switch c := s[j]; {
+		case inString && c == '\\':
+			j++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == ',':
+			return off // the end of the member
+		case c == ';':
+			k := j + 1
+			for k < len(s) && s[k] == ' ' {
+				k++
+			}
+			if end := k + len(key); strings.HasPrefix(s[k:], key) && (end == len(s) || !isKeyChar(s[end])) {
+				off = k
+			}
+		}
+	}
+	return off
 }
 
 // memberOffset returns the byte offset at which the List member i (from

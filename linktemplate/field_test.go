@@ -33,10 +33,8 @@ func TestParse(t *testing.T) {
 		{4, "rel split and lower-cased", `"/x"; rel="Next  Item"`, []Template{{Template: "/x", Rel: []string{"next", "item"}}}},
 		{4, "Display String decoded", `"/author"; rel="author"; title=%"Bj%c3%b6rn J%c3%a4rnsida"`,
 			[]Template{{Template: "/author", Rel: []string{"author"}, Params: []weblink.Param{{Name: "title", Value: "Björn Järnsida"}}}}},
-		{4, "other types as written", `"/x"; crossorigin; n=42; d=1.5; tok=abc; f=?0; b=:aGk=:; t=@1700000000`,
-			[]Template{{Template: "/x", Params: []weblink.Param{
-				{Name: "crossorigin", Value: ""}, {Name: "n", Value: "42"}, {Name: "d", Value: "1.5"}, {Name: "tok", Value: "abc"},
-				{Name: "f", Value: "?0"}, {Name: "b", Value: ":aGk=:"}, {Name: "t", Value: "@1700000000"}}}}},
+		{4, "Display String with controls and non-ASCII decoded", `"/x"; title=%"caf%c3%a9%0a"`,
+			[]Template{{Template: "/x", Params: []weblink.Param{{Name: "title", Value: "café\n"}}}}},
 	} {
 		got, err := Parse(tt.field)
 		if err != nil {
@@ -63,10 +61,24 @@ func TestParseErrors(t *testing.T) {
 		{"member is a Display String", `"/a", %"/b"`, 6, 2, "a Display String"},
 		{"member is an Inner List", `("/a" "/b")`, 0, 1, "Inner List"},
 		{"member is an Integer", `"/a, \"b\"", 7`, 13, 2, "an Integer"},
-		{"rel is a Token", `"/a"; rel=next`, 0, 1, "rel parameter is a Token"},
-		{"anchor is a Display String", `"/a"; rel="x", "/b"; anchor=%"#x"`, 15, 2, "anchor parameter is a Display String"},
-		{"var-base is an Integer", `"/a"; var-base=1`, 0, 1, "var-base parameter is an Integer"},
-		{"rel is a Boolean", `"/a"; rel`, 0, 1, "rel parameter is a Boolean"},
+		{"rel is a Token", `"/a"; rel=next`, 6, 1, "rel parameter is a Token"},
+		{"anchor is a Display String", `"/a"; rel="x", "/b"; anchor=%"#x"`, 21, 2, "anchor parameter is a Display String"},
+		{"var-base is an Integer", `"/a"; var-base=1`, 6, 1, "var-base parameter is an Integer"},
+		{"rel is a Boolean", `"/a"; rel`, 6, 1, "rel parameter is a Boolean"},
+		// Target attributes that are not Strings (issue #37 item 3; kept
+		// as text before), at the last occurrence of the parameter, the
+		// one that counts (rule 3).
+		{"target attribute is a Boolean", `"/a"; rel="x", "/b"; rel="y"; crossorigin`, 30, 2, "crossorigin parameter is a Boolean, not a String"},
+		{"target attribute is false", `"/a"; f=?0`, 6, 1, "f parameter is a Boolean"},
+		{"target attribute is an Integer", `"/a"; foo="x";foo=1`, 14, 1, "foo parameter is an Integer"},
+		{"target attribute is a Decimal", `"/a"; d=1.5`, 6, 1, "d parameter is a Decimal"},
+		{"target attribute is a Byte Sequence", `"/a"; foo=:aGk=:`, 6, 1, "foo parameter is a Byte Sequence"},
+		{"target attribute is a Token", `"/a"; rel="alternate"; type=text/html`, 23, 1, "type parameter is a Token"},
+		{"target attribute is a Date", `"/a"; t=@1700000000`, 6, 1, "t parameter is a Date"},
+		{"name that another key starts with", `"/a"; types="x"; type=t`, 17, 1, "type parameter is a Token"},
+		{"name inside a String is not a parameter", `"/a; x=1"; title=";x"; x=1`, 23, 1, "x parameter is an Integer"},
+		{"ASCII Display String", `"/a"; title=%"plain"`, 6, 1, "title parameter is a Display String holding only ASCII"},
+		{"ASCII Display String with a control", `"/a"; title=%"a%0ab"`, 6, 1, "title parameter is a Display String holding only ASCII"},
 		{"Display String not UTF-8", `"/a", "/b"; title=%"ok", "/c"; title=%"caf%e9"`, 37, 0, "UTF-8"},
 	} {
 		got, err := Parse(tt.field)

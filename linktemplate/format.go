@@ -13,13 +13,14 @@ import (
 )
 
 // Format writes ts as a Link-Template field value (RFC 9652 §2), one
-// Structured Field List member per template, as rule 5 says.
-//
-// It writes nothing and returns an error naming the template for
-// what it cannot write faithfully (controls or non-ASCII in a template,
-// relation type, anchor or var-base; a parameter name that is not a
-// Structured Field key, or given twice; a Lang; invalid UTF-8). No
-// templates give "" and no error.
+// Structured Field List member per template (RFC 9651 §4.1.1), as rule 5
+// says: ASCII values as Strings, parameter values holding non-ASCII as
+// Display Strings. It writes nothing and returns an error naming the
+// template for what it cannot write faithfully (controls or non-ASCII in a
+// template, relation type, anchor or var-base; a parameter value that is
+// ASCII with controls; a parameter name that is not a Structured Field
+// key, or given twice; a Lang; invalid UTF-8). No templates give "" and no
+// error.
 func Format(ts ...Template) (string, error) {
 	if len(ts) == 0 {
 		return "", nil
@@ -74,8 +75,10 @@ func itemOf(t Template) (httpsfv.Item, error) {
 	return item, nil
 }
 
-// paramValue returns the bare item for a target attribute: a String when
-// value is printable ASCII, else a Display String.
+// paramValue returns the bare item for a target attribute (RFC 9652 §2):
+// a String when value is printable ASCII, a Display String when it holds
+// non-ASCII, and an error when it is ASCII with controls, which neither
+// may carry.
 func paramValue(name, value, lang string) (any, error) {
 	switch {
 	case !isKey(name):
@@ -88,6 +91,8 @@ func paramValue(name, value, lang string) (any, error) {
 		return nil, fmt.Errorf("parameter %s is not valid UTF-8; correct its Value", name)
 	case ascii.IsPrint(value):
 		return value, nil
+	case isASCII(value):
+		return nil, fmt.Errorf("parameter %s holds controls, which a String cannot, and RFC 9652 §2 allows a Display String only for non-ASCII text", name)
 	}
 	return httpsfv.DisplayString(value), nil
 }
@@ -109,10 +114,15 @@ func isKey(s string) bool {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("_-.*", c) >= 0) {
+		if !isKeyChar(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// isKeyChar reports whether c may follow the first byte of a Structured
+// Field key: lcalpha, DIGIT, "_", "-", "." or "*" (RFC 9651 §3.1.2).
+func isKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("_-.*", c) >= 0
 }

@@ -22,9 +22,9 @@ func TestFormat(t *testing.T) {
 		{"rule 5: non-ASCII as a Display String", []Template{{Template: "/author", Rel: []string{"author"},
 			Params: []weblink.Param{{Name: "title", Value: "Björn Järnsida"}}}},
 			`"/author";rel="author";title=%"Bj%c3%b6rn J%c3%a4rnsida"`},
-		{"rule 5: controls in a parameter as a Display String", []Template{{Template: "/x",
-			Params: []weblink.Param{{Name: "title", Value: "a\r\nb\"%"}}}},
-			`"/x";title=%"a%0d%0ab%22%25"`},
+		{"rule 5: non-ASCII with controls as a Display String", []Template{{Template: "/x",
+			Params: []weblink.Param{{Name: "title", Value: "é\r\nb\"%"}}}},
+			`"/x";title=%"%c3%a9%0d%0ab%22%25"`},
 		{"rule 5: quotes and backslashes escaped", []Template{{Template: `/"\`, Params: []weblink.Param{{Name: "title", Value: `say "hi" \o/`}}}},
 			`"/\"\\";title="say \"hi\" \\o/"`},
 		{"rule 5: two templates", []Template{{Template: "/a"}, {Template: "/b", Rel: []string{"x"}}}, `"/a", "/b";rel="x"`},
@@ -57,8 +57,14 @@ func TestFormatRefuses(t *testing.T) {
 		{"param name not a key", Template{Template: "/a", Params: []weblink.Param{{Name: "Title", Value: "x"}}}, "not a Structured Field key"},
 		{"param named rel", Template{Template: "/a", Params: []weblink.Param{{Name: "rel", Value: "x"}}}, "own field, not in Params; set that field"},
 		{"param twice", Template{Template: "/a", Params: []weblink.Param{{Name: "hreflang", Value: "en"}, {Name: "hreflang", Value: "de"}}}, "given twice"},
-		{"param with Lang", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "x", Lang: "en"}}}, "cannot carry; leave Lang empty"},
-		{"invalid UTF-8", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "\xff"}}}, "not valid UTF-8; correct its Value"},
+		{"param with Lang", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "x", Lang: "en"}}}, "Lang"},
+		{"invalid UTF-8", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "\xff"}}}, "not valid UTF-8"},
+		// Only non-ASCII may be a Display String (issue #37 item 3: these
+		// were written as Display Strings before).
+		{"CR LF in an ASCII param", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "a\r\nb"}}}, "parameter title holds controls"},
+		{"TAB in an ASCII param", Template{Template: "/a", Params: []weblink.Param{{Name: "title", Value: "a\tb"}}}, "Display String only for non-ASCII"},
+		{"NUL in an ASCII param", Template{Template: "/a", Params: []weblink.Param{{Name: "x", Value: "\x00"}}}, "parameter x holds controls"},
+		{"DEL in an ASCII param", Template{Template: "/a", Params: []weblink.Param{{Name: "x", Value: "\x7f"}}}, "parameter x holds controls"},
 	} {
 		got, err := Format(Template{Template: "/ok"}, tt.t)
 		if err == nil || got != "" || !strings.Contains(err.Error(), tt.msg) || !strings.Contains(err.Error(), "template 2") {

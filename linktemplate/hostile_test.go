@@ -17,7 +17,9 @@ var hostileFields = []struct {
 }{
 	{"one long template", func(n int) string { return `"` + strings.Repeat("/{a}", n/4) + `"; rel="x"` }},
 	{"many members", func(n int) string { return strings.TrimSuffix(strings.Repeat(`"/{a}";rel="x", `, n/16), ", ") }},
-	{"many parameters", func(n int) string { return `"/x"` + strings.Repeat(";p=1", n/4) }},
+	{"many parameters", func(n int) string { return `"/x"` + strings.Repeat(`;p="1"`, n/6) }},
+	// Not Strings (rule 2): found, and the last one pointed at.
+	{"Integer parameters, refused at the end", func(n int) string { return `"/x"` + strings.Repeat(";p=1", n/4) }},
 	{"many distinct parameters", func(n int) string {
 		var b strings.Builder
 		b.WriteString(`"/x"`)

@@ -1521,8 +1521,9 @@ func TestPagesMemoryBound(t *testing.T) {
 			if pages != 2 && !strings.HasPrefix(tc.Name, "rel next") {
 				t.Errorf("%d pages, want 2", pages)
 			}
-			if perByte > 40 {
-				t.Errorf("Pages allocated %.2f bytes per header byte, want at most 40", perByte)
+			// Under the race detector the worst shape measured 54 B/B.
+			if bound := map[bool]float64{false: 40, true: 64}[raceEnabled]; perByte > bound {
+				t.Errorf("Pages allocated %.2f bytes per header byte, want at most %v", perByte, bound)
 			}
 		})
 	}

@@ -42,11 +42,11 @@ func TestCheckTemplates(t *testing.T) {
 		{"var-base", `"/{x}"; rel="item"; var-base="a b"`, exitProblem,
 			`template 1 "/{x}": error: var-base "a b" is not a URI-reference (RFC 9652 §2.1)` + "\n", ", 1 templated link: 1 error, 0 warnings"},
 		{"ext-value name", `"/{x}"; rel="item"; title*="UTF-8''a"`, exitProblem, `template 1 "/{x}": error: param "title*" is not a token`, ", 1 templated link: 1 error, 0 warnings"},
-		{"control in a Display String", `"/{x}"; rel="item"; title=%"a%07b"`, exitProblem, `template 1 "/{x}": error: title "a\ab" holds control characters`, ", 1 templated link: 1 error, 0 warnings"},
+		{"control in a Display String", `"/{x}"; rel="item"; title=%"%c3%a9%07b"`, exitProblem, `template 1 "/{x}": error: title "é\ab" holds control characters`, ", 1 templated link: 1 error, 0 warnings"},
 		{"longer than Expand builds", `"/` + strings.Repeat("a", 70000) + `"; rel="item"`, exitOK, `template 1 "/aaaa`, ", 1 templated link: 0 errors, 1 warning"},
 		{"second of two", `"/{x}"; rel="item", "/{y"; rel="item"`, exitProblem, `template 2 "/{y": error: the template is not a URI Template`, ", 2 templated links: 1 error, 0 warnings"},
 		{"not a Structured Field", `"/{x}"; rel=item`, exitProblem,
-			`"/{x}"; rel=item` + "\n^\nargument 1, byte 0: error: Link-Template: the rel parameter is a Token, not a String (RFC 9652 §2); the field is ignored\n", ": 1 error, 0 warnings"},
+			`"/{x}"; rel=item` + "\n        ^\nargument 1, byte 8: error: Link-Template: the rel parameter is a Token, not a String (RFC 9652 §2); the field is ignored\n", ": 1 error, 0 warnings"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runCmd(t, "", "-check", "Link-Template: "+c.field)

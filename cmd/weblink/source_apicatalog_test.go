@@ -328,7 +328,7 @@ func TestLinkTemplateShown(t *testing.T) {
   ]
 }
 `)
-	runCmd(t, `Link-Template: "/{x}"; rel=item`).wantErr(t, "line 1, byte 0: Link-Template: the rel parameter is a Token, not a String")
+	runCmd(t, `Link-Template: "/{x}"; rel=item`).wantErr(t, "line 1, byte 8: Link-Template: the rel parameter is a Token, not a String")
 
 	canonical, _ := catalogSite(t)
 	r := runCmd(t, "", "-url", canonical.URL+"/templated")

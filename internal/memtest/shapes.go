@@ -29,6 +29,9 @@ var Shapes = []struct {
 	// review).
 	{"valueless parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x", n/2) }},
 	{"star parameters of one link", func(n int) string { return "<a>" + strings.Repeat(";x*=UTF-8''y", n/12) }},
+	// Decoded into the text of the parse, sized once from the "*" that
+	// follow.
+	{"escaped star parameters", func(n int) string { return strings.Repeat("<a>;x*=UTF-8''%41%42;title*=UTF-8''%43,", n/37) }},
 	{"quoted-pairs", func(n int) string { return `<a>; title="` + strings.Repeat(`x\"`, n/3) + `"` }},
 	{"bad star parameters", func(n int) string { return strings.Repeat("<a>;x*=b,", n/9) }},
 	{"anchored next links", func(n int) string { return strings.Repeat(`<a>;rel=next;anchor="#x",`, n/25) }},
