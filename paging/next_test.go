@@ -21,6 +21,10 @@ func TestPagesMalformedLinkHeader(t *testing.T) {
 		{"next link broken", `</items?page=2> rel="next"`, 1, []error{paging.ErrNextLink, weblink.ErrSyntax}},
 		{"next target not a URI", `<http://[::1/items?page=2>; rel="next"`, 1, []error{paging.ErrNextLink}},
 		{"usable next despite a broken link-value", `junk; rel="last", </items?page=2>; rel="next"`, 2, nil},
+		// A missing ">" (rule 8 of package weblink): the next link and the
+		// prev link after it were one link-value, read as the last page
+		// without error before (issue #37).
+		{"missing >", `</items?page=1>; rel="alternate", </items?page=2; rel="next", </c>; rel=prev`, 1, []error{paging.ErrNextLink, weblink.ErrSyntax}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newAPI(t, 2, func(_ string, p int) []string {
