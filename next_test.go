@@ -313,8 +313,9 @@ func TestNextURLMemoryBound(t *testing.T) {
 					var ok bool
 					perByte := float64(memtest.Allocated(func() { _, ok = NextURL(resp) })) / float64(size)
 					t.Logf("%d lines: %.2f B/B", len(lines), perByte)
-					if perByte > 32 {
-						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most 32", len(lines), perByte)
+					// The race detector moves more to the heap: 48 B/B measured.
+					if bound := map[bool]float64{false: 32, true: 64}[raceEnabled]; perByte > bound {
+						t.Errorf("%d lines: NextURL allocated %.2f bytes per header byte, want at most %v", len(lines), perByte, bound)
 					}
 					if wantOK := next != "" || tc.Name == "rel next" || tc.Name == "anchored next links"; ok != wantOK {
 						t.Errorf("%d lines: NextURL found a next link: %t, want %t", len(lines), ok, wantOK)

@@ -759,8 +759,9 @@ func TestParseTitleStarAllocs(t *testing.T) {
 		t.Errorf("Parse of 100 title* and name* made %v allocations, want at most 8", n)
 	}
 	h := http.Header{"Link": {in, withStar}}
-	if n := testing.AllocsPerRun(20, func() { _, _ = ParseHeader(h) }); n > 8 {
-		t.Errorf("ParseHeader of 200 title* made %v allocations, want at most 8", n)
+	// Under the race detector ParseHeader's sizing escapes once more (9).
+	if n, most := testing.AllocsPerRun(20, func() { _, _ = ParseHeader(h) }), map[bool]float64{false: 8, true: 10}[raceEnabled]; n > most {
+		t.Errorf("ParseHeader of 200 title* made %v allocations, want at most %v", n, most)
 	}
 	var p Parser
 	_, _ = p.Parse(withStar)
