@@ -198,7 +198,7 @@ func pageThree(t *testing.T, store paging.LimitStore, errs func(error)) (int, er
 		}
 		n++
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 5*time.Second { // wide slack for a loaded machine
 		t.Errorf("took %v with a maxWait of 1s", d)
 	}
 	return n, nil

@@ -71,14 +71,14 @@ func TestPagesExpire(t *testing.T) {
 	srv := startRedis(t)
 	c := srv.client(t)
 	ctx := context.Background()
-	s := Pages(c, "", 200*time.Millisecond)
+	s := Pages(c, "", time.Second)
 	if err := s.Put(ctx, "k", testPage); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := s.Get(ctx, "k"); !ok {
 		t.Fatal("the page is not there at once")
 	}
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond)
 	if _, ok, err := s.Get(ctx, "k"); ok || err != nil {
 		t.Errorf("Get after the ttl = %v, %v; want no page", ok, err)
 	}
