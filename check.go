@@ -468,7 +468,7 @@ func (c *checker) linkValue(i int) (end int, comma bool) {
 		c.dropped(i, adviceAngle)
 		return len(s), false
 	}
-	if off, comma := strayOpenAt(s, i, i+1+j); off >= 0 {
+	if off, comma := linkscan.StrayOpen(s, i, i+1+j); off >= 0 {
 		// Split where Parse resumes (rule 8).
 		if comma {
 			c.dropped(off, adviceMissingAngle)

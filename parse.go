@@ -589,35 +589,12 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 // the "<" opens the next one. It returns where the link-value is
 // malformed, and false.
 func (p *parser) strayOpen(s string, open, gt int) (off int, ok bool) {
-	off, comma := strayOpenAt(s, open, gt)
+	off, comma := linkscan.StrayOpen(s, open, gt)
 	p.syntaxError(off, strayOpenMsg(comma))
 	return off, false
 }
 
-// strayOpenAt returns, for the link-value whose "<" is at s[open] and
-// whose first ">" is at s[gt], -1 when its target holds no "<", and else
-// where the link-value is malformed: the comma before the last "<" of the
-// target when only whitespace separates them (comma set; the ">" is
-// missing before that comma and the "<" starts the next link-value, where
-// parsing resumes), or that "<" itself. Check splits the field value with
-// it as Parse does.
-func strayOpenAt(s string, open, gt int) (off int, comma bool) {
-	lt := strings.LastIndexByte(s[open+1:gt], '<')
-	if lt < 0 {
-		return -1, false
-	}
-	lt += open + 1
-	j := lt
-	for j > open+1 && charClass[s[j-1]]&isSpace != 0 {
-		j--
-	}
-	if j > open+1 && s[j-1] == ',' {
-		return j - 1, true
-	}
-	return lt, false
-}
-
-// strayOpenMsg is the message of the problem strayOpenAt finds: at the
+// strayOpenMsg is the message of the problem linkscan.StrayOpen finds: at the
 // comma before the next "<" when comma is set, at the "<" otherwise.
 func strayOpenMsg(comma bool) string {
 	if comma {

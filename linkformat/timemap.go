@@ -293,6 +293,9 @@ func linkValueEnd(s string, i int) (int, bool) {
 	if end < 0 {
 		return len(s), false
 	}
+	if off, _ := linkscan.StrayOpen(s, i, i+1+end); off >= 0 {
+		return off, false // a missing ">", as weblink.Parse finds it (rule 8 of package weblink)
+	}
 	i += end + 2
 	for {
 		for i < len(s) && isOWS(s[i]) {

@@ -77,3 +77,29 @@ func NextElement(s string, i int) (next int, comma bool) {
 	}
 	return i, false
 }
+
+// StrayOpen reports, for the link-value whose "<" is at s[open] and whose
+// first ">" is at s[gt], where it is malformed when its target holds a
+// "<", which no URI-reference or IRI holds (RFC 3986 §2, RFC 3987 §2.2):
+// the ">" is almost always missing and the "<" opens the next link-value.
+// It returns the comma before the last such "<" when only whitespace
+// separates them (comma set: the ">" is missing there, and parsing resumes
+// after it), else that "<"; and -1 when the target holds no "<".
+func StrayOpen(s string, open, gt int) (off int, comma bool) {
+	lt := strings.LastIndexByte(s[open+1:gt], '<')
+	if lt < 0 {
+		return -1, false
+	}
+	lt += open + 1
+	j := lt
+	for j > open+1 && isWhitespace(s[j-1]) {
+		j--
+	}
+	if j > open+1 && s[j-1] == ',' {
+		return j - 1, true
+	}
+	return lt, false
+}
+
+// isWhitespace reports whether c is OWS (SP, HTAB) or CR or LF.
+func isWhitespace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -1,6 +1,9 @@
 package linkscan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestQuotedEnd is the table of QuotedEnd: closed and unclosed
 // quoted-strings, with and without quoted-pairs, past the dense escapes
@@ -51,6 +54,26 @@ func TestSkipElement(t *testing.T) {
 	for _, tt := range tests {
 		if got := SkipElement(tt.in, tt.i); got != tt.want {
 			t.Errorf("SkipElement(%q, %d) = %d, want %d", tt.in, tt.i, got, tt.want)
+		}
+	}
+}
+
+func TestStrayOpen(t *testing.T) {
+	for _, tt := range []struct {
+		s     string
+		off   int
+		comma bool
+	}{
+		{`<a>`, -1, false},
+		{`<a, <b>`, 2, true},  // the comma where the ">" is missing
+		{`<a,	 <b>`, 2, true}, // whitespace between the comma and the "<"
+		{`<a<b>`, 2, false},   // no comma: at the "<"
+		{`<<>`, 1, false},
+		{`<a, x <b>`, 6, false}, // more than whitespace before the "<"
+	} {
+		gt := strings.IndexByte(tt.s, '>')
+		if off, comma := StrayOpen(tt.s, 0, gt); off != tt.off || comma != tt.comma {
+			t.Errorf("StrayOpen(%q) = %d, %v; want %d, %v", tt.s, off, comma, tt.off, tt.comma)
 		}
 	}
 }
