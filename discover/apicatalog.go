@@ -151,7 +151,7 @@ func (c *catalogs) nested(ctx context.Context, final, well *url.URL) {
 	if ctx.Err() != nil {
 		why = context.Cause(ctx)
 	}
-	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, plural(left, "nested API catalog"), quote.URL(first), why))
+	c.probs.add(fmt.Errorf("discover: %d %s not fetched, from %s on: %w", left, quote.Plural(left, "nested API catalog"), quote.URL(first), why))
 }
 
 // showOrigin describes origin for an error message.

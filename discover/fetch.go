@@ -417,14 +417,6 @@ type origin = weborigin.Origin
 // withoutFragment is u as a string without its fragment.
 func withoutFragment(u *url.URL) string { return withoutFragmentURL(u).String() }
 
-// plural returns word for a message about n of it: with "s" unless n is 1.
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
 // statusError is the *paging.StatusError of resp, a response to u whose
 // status is not 2xx, with its header and the first 2 KiB of its body, read
 // here: the body is closed unread for links afterwards.

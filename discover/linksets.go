@@ -86,7 +86,7 @@ func (f *fetcher) followLinksets(ctx context.Context, userAgent string, final *u
 		case budget <= 0:
 			why = fmt.Sprintf("the %d linksets fetched hold the %d bytes (MaxBytes) FollowLinksets reads of them together", fetched, f.cfg.maxBytes)
 		}
-		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, plural(left, "linkset"), quote.URL(first), why))
+		f.probs.add(fmt.Errorf("%w: %d %s not followed, from %s on: %s", ErrLinksetLimit, left, quote.Plural(left, "linkset"), quote.URL(first), why))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -108,7 +109,7 @@ func (c *command) noLinks() int {
 	case c.failed:
 	case c.tmpls > 0:
 		c.errorf("no links found, only %d templated %s (Link-Template), which the table and -json show",
-			c.tmpls, plural(c.tmpls, "link"))
+			c.tmpls, quote.Plural(c.tmpls, "link"))
 	case c.bodyMayHaveLinks():
 		c.errorf("no links found in the Link header of %s; its body (%s) may have some: weblink -url %s -discover reads them",
 			messageURL(c.last.Request.URL.String()), mediaTypeOf(c.last), messageURL(c.opts.url))

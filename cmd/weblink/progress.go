@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // progress is the one-line progress indicator of -all on a terminal's
@@ -54,7 +56,7 @@ func (p *progress) redraw() {
 		}
 	}
 	elapsed := p.now().Sub(p.start).Round(100 * time.Millisecond)
-	line := "page " + strconv.Itoa(p.n) + ", " + strconv.Itoa(p.links) + " " + plural(p.links, "link") + ", " +
+	line := "page " + strconv.Itoa(p.n) + ", " + strconv.Itoa(p.links) + " " + quote.Plural(p.links, "link") + ", " +
 		elapsed.String() + ": " + showURL(p.u)
 	io.WriteString(p.w, "\r\x1b[K"+truncate(line, max(cols-1, len("..."))))
 	p.shown = true

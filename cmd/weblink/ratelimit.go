@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/paging"
 )
@@ -63,7 +64,7 @@ func (c *command) limitedBefore(last *http.Response) (msg string, ok bool) {
 		return "", false
 	}
 	return fmt.Sprintf("stopped after %d %s: %s says its rate limit is spent, reset in %s%s",
-		c.pages, plural(c.pages, "page"), messageURL(last.Request.URL.String()), shortDuration(d), c.waitAdvice(roundUp(d), true)), true
+		c.pages, quote.Plural(c.pages, "page"), messageURL(last.Request.URL.String()), shortDuration(d), c.waitAdvice(roundUp(d), true)), true
 }
 
 // backoffAdvice is the -wait suggested for a refusal that gives no time: a

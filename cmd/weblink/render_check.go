@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // checker is the renderer of -check: each problem under its field value
@@ -100,10 +101,10 @@ func (k *checker) end(c *command) int {
 	}
 	templates := ""
 	if c.tmpls > 0 {
-		templates = fmt.Sprintf(", %d templated %s", c.tmpls, plural(c.tmpls, "link"))
+		templates = fmt.Sprintf(", %d templated %s", c.tmpls, quote.Plural(c.tmpls, "link"))
 	}
-	fmt.Fprintf(c.out, "%d %s%s: %d %s%s, %d %s\n", c.links, plural(c.links, "link"), templates,
-		k.problems, plural(k.problems, "error"), more, k.warnings, plural(k.warnings, "warning"))
+	fmt.Fprintf(c.out, "%d %s%s: %d %s%s, %d %s\n", c.links, quote.Plural(c.links, "link"), templates,
+		k.problems, quote.Plural(k.problems, "error"), more, k.warnings, quote.Plural(k.warnings, "warning"))
 	switch {
 	case k.problems > 0:
 		return exitProblem

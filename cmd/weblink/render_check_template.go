@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/linktemplate"
 )
 
@@ -27,7 +28,7 @@ func (k *checker) templates(c *command, p *pageLinks) {
 		if listed >= maxCheckProblems {
 			k.capped = true
 			n := len(p.templates) - i
-			fmt.Fprintf(c.out, "%d more templated %s not checked: at most %d problems are listed for a page\n", n, plural(n, "link"), maxCheckProblems)
+			fmt.Fprintf(c.out, "%d more templated %s not checked: at most %d problems are listed for a page\n", n, quote.Plural(n, "link"), maxCheckProblems)
 			return
 		}
 		name := "template " + strconv.Itoa(c.tmpls-len(p.templates)+i+1) + " " + strconv.Quote(shorten(t.Template))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/linktemplate"
 )
 
@@ -119,7 +120,7 @@ func (j *linksetJSON) write(c *command) (written int, err error) {
 			ok = append(ok, l)
 		}
 		if more := left - maxReported; more > 0 {
-			c.errorf("-json leaves out %d more %s", more, plural(more, "link"))
+			c.errorf("-json leaves out %d more %s", more, quote.Plural(more, "link"))
 		}
 		if doc, err = weblink.FormatLinksetJSON(ok); err != nil {
 			return 0, err

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -347,5 +348,5 @@ func (c *command) revalidateSummary() {
 		were = "was"
 	}
 	c.errorf("-revalidate: %d of %d %s came back 304 Not Modified and %s read from %s",
-		r.notMod, r.pages, plural(r.pages, "page"), were, clean(r.store.dir))
+		r.notMod, r.pages, quote.Plural(r.pages, "page"), were, clean(r.store.dir))
 }

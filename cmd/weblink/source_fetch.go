@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/ratelimit"
 	"github.com/weblinking/weblink/paging"
 )
@@ -102,7 +103,7 @@ func fetchSource(c *command) error {
 			}
 			if c.opts.json && c.links > maxJSONLinks {
 				return fmt.Errorf("stopped after %d %s: -json holds its document in memory, and these pages have more than %d links; -format and the table print each page as it arrives",
-					c.pages, plural(c.pages, "page"), maxJSONLinks)
+					c.pages, quote.Plural(c.pages, "page"), maxJSONLinks)
 			}
 			if !c.opts.all {
 				break // -url -wait: the first page only
@@ -292,7 +293,7 @@ func (c *command) fetchError(err error) error {
 		}
 	case errors.Is(err, paging.ErrMaxPages):
 		return fmt.Errorf("stopped after %d %s (-max-pages %d): %s links to %s; raise -max-pages to go on",
-			c.pages, plural(c.pages, "page"), c.opts.maxPages, page, next)
+			c.pages, quote.Plural(c.pages, "page"), c.opts.maxPages, page, next)
 	case errors.Is(err, paging.ErrCrossOrigin):
 		return fmt.Errorf("%s links to %s, on another origin: weblink follows next links only within the origin of -url; run weblink -url %s -all to go on there",
 			page, next, next)
@@ -305,7 +306,7 @@ func (c *command) fetchError(err error) error {
 	case errors.Is(err, paging.ErrNextLink):
 		return fmt.Errorf("%s: its Link header is malformed and has no usable next link, so paging stops (the broken part may be the next link; the messages above show it)", page)
 	case errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
-		return fmt.Errorf("interrupted after %d %s", c.pages, plural(c.pages, "page"))
+		return fmt.Errorf("interrupted after %d %s", c.pages, quote.Plural(c.pages, "page"))
 	case errors.As(err, &ue):
 		where := strings.ToUpper(ue.Op) + " " + messageURL(ue.URL)
 		if errors.As(err, &ne) && ne.Timeout() {
@@ -326,7 +327,7 @@ func (c *command) fetchError(err error) error {
 			waits = " (the waits of -wait count towards -timeout)"
 		}
 		return fmt.Errorf("stopped after %d %s: -timeout %v passed before the next page, %s, arrived%s; raise -timeout to go on",
-			c.pages, plural(c.pages, "page"), c.opts.timeout, next, waits)
+			c.pages, quote.Plural(c.pages, "page"), c.opts.timeout, next, waits)
 	case errors.As(err, &ne) && ne.Timeout():
 		// A body that came too slowly: net/http and the context do not
 		// name the flag that set the time.

@@ -108,14 +108,6 @@ func truncate(s string, n int) string {
 	return b.String() + "..."
 }
 
-// plural returns word, with an "s" unless n is 1.
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
 // quoteUnlessPrintable returns s, or s quoted with only ASCII in the quotes
 // when it holds anything but printable ASCII.
 func quoteUnlessPrintable(s string) string {
