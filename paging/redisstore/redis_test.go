@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/weblinking/weblink/internal/proctest"
 )
 
 // TestMain runs the test binary as a worker of the multi-process tests
@@ -88,15 +89,8 @@ func newClient(addr string) *redis.Client {
 	return redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialerRetries: 1, DialTimeout: time.Second, Protocol: 2})
 }
 
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
+// freePort is proctest.FreePort as the string redis-server takes.
+func freePort(t testing.TB) string { return strconv.Itoa(proctest.FreePort(t)) }
 
 // lockedBuffer is a bytes.Buffer safe for concurrent use.
 type lockedBuffer struct {
