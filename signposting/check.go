@@ -7,6 +7,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 )
 
 // Check returns every way in which s breaks the profile, Level 1 first.
@@ -36,7 +37,7 @@ func (s *Signposts) checkLevel1(p *problems) {
 func (s *Signposts) checkLevel2(p *problems) {
 	for i := range s.Linksets {
 		if !isLinksetType(s.Linksets[i].Type) {
-			p.add(14, 2, false, &s.Linksets[i], "a linkset link needs type=\""+weblink.LinksetJSONType+"\" or type=\""+weblink.LinksetType+"\"; it has type="+quote(s.Linksets[i].Type))
+			p.add(14, 2, false, &s.Linksets[i], "a linkset link needs type=\""+weblink.LinksetJSONType+"\" or type=\""+weblink.LinksetType+"\"; it has type="+quote.URLString(s.Linksets[i].Type))
 		}
 	}
 	if len(s.Level2) == 0 {
@@ -58,7 +59,7 @@ func (s *Signposts) checkLevel2(p *problems) {
 		anchors[a] = append(anchors[a], l)
 	}
 	if _, ok := anchors[withoutFragment(s.URL)]; !ok && s.URL != "" {
-		p.add(16, 2, false, nil, "the linksets have no link context object whose anchor is the resource, "+quote(s.URL)+": write its signposts with that anchor")
+		p.add(16, 2, false, nil, "the linksets have no link context object whose anchor is the resource, "+quote.URLString(s.URL)+": write its signposts with that anchor")
 	}
 	for _, a := range order {
 		c := linkContext{level: 2, self: a, links: map[string]weblink.Links{}}
@@ -105,10 +106,10 @@ func (c *linkContext) check(p *problems) {
 // rules 10 and 11 when first is set (the link's first relation type).
 func (c *linkContext) checkLink(p *problems, rel string, l *weblink.Link, first bool) {
 	if first && l.Type != "" && !isMediaType(l.Type) {
-		p.add(10, c.level, false, l, "type="+quote(l.Type)+" is not a media type: write type/subtype, such as \"text/csv\"")
+		p.add(10, c.level, false, l, "type="+quote.URLString(l.Type)+" is not a media type: write type/subtype, such as \"text/csv\"")
 	}
 	if why := notAbsoluteURI(l.Target); first && why != "" {
-		p.add(11, c.level, false, l, "the target "+quote(l.Target)+" "+why)
+		p.add(11, c.level, false, l, "the target "+quote.URLString(l.Target)+" "+why)
 	}
 	if l.Type == "" && (rel == "describedby" || rel == "item") {
 		rule := map[string]int{"describedby": 3, "item": 4}[rel]
@@ -124,7 +125,7 @@ func (c *linkContext) checkLandingPage(p *problems) {
 		p.add(3, c.level, false, nil, "no describedby link: a landing page links to at least one metadata record, with its type")
 	}
 	if c.level == 2 && len(c.links["item"]) == 0 {
-		p.add(16, 2, false, nil, "no item link for "+quote(c.self)+": at Level 2 a landing page lists its files with item links")
+		p.add(16, 2, false, nil, "no item link for "+quote.URLString(c.self)+": at Level 2 a landing page lists its files with item links")
 	}
 	if ls := c.links["license"]; len(distinctTargets(ls)) > 1 {
 		for _, i := range distinctTargets(ls)[1:] {
@@ -152,7 +153,7 @@ func (c *linkContext) checkCiteAs(p *problems) {
 	first := ls[distinct[0]]
 	for _, i := range distinct[1:] {
 		if c.sourceOf != nil && c.sourceOf("cite-as", first)&fromHeader != 0 && c.sourceOf("cite-as", ls[i]) == fromHTML {
-			p.add(2, c.level, false, &ls[i], "the HTML's cite-as differs from the Link header's "+quote(first.Target)+": write the same persistent identifier in both")
+			p.add(2, c.level, false, &ls[i], "the HTML's cite-as differs from the Link header's "+quote.URLString(first.Target)+": write the same persistent identifier in both")
 			continue
 		}
 		p.add(1, c.level, false, &ls[i], "more than one cite-as link: a landing page has exactly one persistent identifier")

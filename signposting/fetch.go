@@ -10,6 +10,7 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
 	"github.com/weblinking/weblink/internal/linksource"
+	"github.com/weblinking/weblink/internal/quote"
 	quoted "github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/paging"
@@ -48,7 +49,7 @@ func Fetch(ctx context.Context, client *http.Client, req *http.Request) (*Signpo
 	if r.hook.URL == nil { // no response
 		return nil, fmt.Errorf("signposting: %w", err)
 	}
-	s := &Signposts{URL: redacted(r.hook.URL), StatusCode: r.hook.StatusCode, read: true}
+	s := &Signposts{URL: quote.Redacted(r.hook.URL), StatusCode: r.hook.StatusCode, read: true}
 	var header, html, level2 weblink.Links
 	for i, l := range links {
 		switch src := sourceAt(sources, i); src {
@@ -146,11 +147,11 @@ func (s *Signposts) noteErrors(err error) {
 		case errors.As(e, &re):
 			// The link is kept as written: rules 11 and 15 report it.
 		case errors.As(e, &fe):
-			s.notes.add(17, 2, false, s.linksetLink(fe.URL), "the linkset could not be read: "+quote(fe.Err.Error()))
+			s.notes.add(17, 2, false, s.linksetLink(fe.URL), "the linkset could not be read: "+quote.URLString(fe.Err.Error()))
 		case errors.Is(e, discover.ErrLinksetLimit):
-			s.notes.add(17, 2, false, nil, quote(e.Error()))
+			s.notes.add(17, 2, false, nil, quote.URLString(e.Error()))
 		default:
-			s.notes.add(13, 1, false, nil, "the resource's links could not all be read: "+quote(e.Error()))
+			s.notes.add(13, 1, false, nil, "the resource's links could not all be read: "+quote.URLString(e.Error()))
 		}
 	}
 }
@@ -159,17 +160,9 @@ func (s *Signposts) noteErrors(err error) {
 // without userinfo and fragment), nil when there is none.
 func (s *Signposts) linksetLink(u string) *weblink.Link {
 	for i := range s.Linksets {
-		if t, err := url.Parse(s.Linksets[i].Target); err == nil && redacted(t) == u {
+		if t, err := url.Parse(s.Linksets[i].Target); err == nil && quote.Redacted(t) == u {
 			return &s.Linksets[i]
 		}
 	}
 	return nil
-}
-
-// redacted returns u without user information and fragment.
-func redacted(u *url.URL) string {
-	v := *u
-	v.User = nil
-	v.Fragment, v.RawFragment = "", ""
-	return v.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
+	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/readhook"
 )
 
@@ -54,7 +55,7 @@ func (r *reader) parse(base *url.URL, doc []byte, mediaType string) (weblink.Lin
 				l = &links[q.target]
 			}
 			if q.envelope {
-				r.notes.add(19, 2, false, l, "the linkset of "+quote(redacted(base))+" is wrapped in {\"data\": ...}: serve {\"linkset\": [...]} alone (RFC 9264 §4.2.1)")
+				r.notes.add(19, 2, false, l, "the linkset of "+quote.URLString(quote.Redacted(base))+" is wrapped in {\"data\": ...}: serve {\"linkset\": [...]} alone (RFC 9264 §4.2.1)")
 				continue
 			}
 			r.notes.add(18, 2, true, l, q.path+" is a JSON string: write an array of strings, [\"...\"] (RFC 9264 §4.2.4.3)")
@@ -70,7 +71,7 @@ func (r *reader) noteRelative(links weblink.Links) {
 	for i := range links {
 		for _, ref := range [...]struct{ what, s string }{{"anchor", links[i].Anchor}, {"target", links[i].Target}} {
 			if u, err := url.Parse(ref.s); err != nil || !u.IsAbs() {
-				r.notes.add(15, 2, false, &links[i], "the "+ref.what+" "+quote(ref.s)+" is not an absolute URI: a linkset writes both in full")
+				r.notes.add(15, 2, false, &links[i], "the "+ref.what+" "+quote.URLString(ref.s)+" is not an absolute URI: a linkset writes both in full")
 				break
 			}
 		}
@@ -194,7 +195,7 @@ func lenientLinkset(doc []byte) (fixed []byte, quirks []quirk, ok bool) {
 					if v := bytes.TrimSpace(tms[a].value); len(v) > 0 && v[0] == '"' && !stringAttributes[ascii.Lower(tms[a].name)] {
 						tms[a].value = append(append([]byte{'['}, v...), ']')
 						path := "linkset[" + strconv.Itoa(i) + "]." + ms[j].name + "[" + strconv.Itoa(k) + "]." + tms[a].name
-						quirks = append(quirks, quirk{target: target, path: quote(path)})
+						quirks = append(quirks, quirk{target: target, path: quote.URLString(path)})
 					}
 				}
 				arr = writeObject(arr, tms)

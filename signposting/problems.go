@@ -76,14 +76,3 @@ func (p *problems) result() []Problem {
 	slices.SortStableFunc(out, func(a, b Problem) int { return a.Level - b.Level })
 	return out
 }
-
-// quote returns s in Go's double-quoted form, control and non-printable
-// characters escaped, cut at 200 bytes: what a peer sent, made safe for a
-// terminal or a log.
-func quote(s string) string {
-	const max = 200
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
-}
