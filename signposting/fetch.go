@@ -11,7 +11,6 @@ import (
 	"github.com/weblinking/weblink/discover"
 	"github.com/weblinking/weblink/internal/linksource"
 	"github.com/weblinking/weblink/internal/quote"
-	quoted "github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/readhook"
 	"github.com/weblinking/weblink/paging"
 )
@@ -39,7 +38,7 @@ func Fetch(ctx context.Context, client *http.Client, req *http.Request) (*Signpo
 	case req == nil || req.URL == nil:
 		return nil, errors.New("signposting: Fetch needs a request with a URL; create it with http.NewRequestWithContext")
 	case req.Method != "" && req.Method != http.MethodGet && req.Method != http.MethodHead:
-		return nil, fmt.Errorf("signposting: %s %s not sent: Fetch sends GET or HEAD requests", req.Method, quoted.URL(req.URL))
+		return nil, fmt.Errorf("signposting: %s %s not sent: Fetch sends GET or HEAD requests", req.Method, quote.URL(req.URL))
 	}
 	var sources []string
 	r := reader{hook: readhook.Hook{ReadStatus: http.StatusGone}}
