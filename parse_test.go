@@ -801,3 +801,35 @@ func TestParserTextKept(t *testing.T) {
 		t.Errorf("decoded values became %q after later calls, want %q", titles, want)
 	}
 }
+
+// TestParseSmallFieldBytes checks that Parse of a field of one to four
+// link-values with one relation type each, the usual Link field, makes one
+// allocation of the Go size class that holds its links and one string a
+// link: 224, 416, 640 and 896 bytes. Four links with room for two strings
+// each took the 1024-byte class, which measured a third slower
+// (bench/README.md).
+func TestParseSmallFieldBytes(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	want := []uint64{224, 416, 640, 896}
+	for n := 1; n <= 4; n++ {
+		in := strings.Join(strings.SplitAfterN(benchdata.GitHub4, `", `, 4)[:n], "")
+		in = strings.TrimSuffix(in, ", ")
+		if ls, err := Parse(in); err != nil || len(ls) != n {
+			t.Fatalf("Parse(%q) = %d links, %v; want %d", in, len(ls), err, n)
+		}
+		const runs = 100
+		if a := testing.AllocsPerRun(runs, func() { _, _ = Parse(in) }); a != 1 {
+			t.Errorf("%d links: %v allocations, want 1", n, a)
+		}
+		got := memtest.Allocated(func() {
+			for range runs {
+				_, _ = Parse(in)
+			}
+		}) / runs
+		if got > want[n-1] {
+			t.Errorf("%d links: %d bytes a Parse, want at most %d", n, got, want[n-1])
+		}
+	}
+}
