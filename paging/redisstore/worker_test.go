@@ -299,10 +299,14 @@ func checkItems(t *testing.T, a *quotaAPI, results []workerResult) {
 // TestManyProcessesOneToken is the proof of rules 15 and 19: 4 processes,
 // each paging its collection of 50 pages with Parallel(8), one token, an
 // API allowing 50 requests a 1 s window. With one Redis store, every item
-// comes once and no request is refused; with a RateLimiter per process,
-// requests are refused in every window that the workers spend but the
-// last (which serves what is left), by several processes (which shows the
-// test can fail).
+// comes once and no request is refused. The control, a RateLimiter per
+// process, must yield every item too and have at least one request
+// refused, which shows the test can fail. It does not assert in which
+// windows, how often or by how many processes requests are refused (the
+// log says): that depends on how the processes fall into step, which a
+// loaded machine changes. In the runs measured, every window but the last
+// was refused, some by only 2 of the 4 processes; asserting "every window
+// but the last, by several processes" failed one run in eight under load.
 func TestManyProcessesOneToken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 worker processes for about 10 s")
