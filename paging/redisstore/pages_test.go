@@ -225,7 +225,8 @@ type etagAPI struct {
 
 func newETagAPI(t *testing.T, pages, perPage int) *etagAPI {
 	a := &etagAPI{pages: pages, perPage: perPage}
-	a.Server = httptest.NewServer(http.HandlerFunc(a.serve))
+	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(a.serve))
+	a.Start() // after a.Server is set: serve reads a.URL
 	t.Cleanup(a.Close)
 	return a
 }
