@@ -294,6 +294,23 @@
 //     first; a page larger than maxBytes is not stored. It is safe for
 //     concurrent use.
 //
+// A known limitation: with [WaitRateLimits] or a [RateLimiter], a
+// conditional request takes one request from the count before it is sent,
+// as every request does (rule 13), and its 304 does not give it back: the
+// 304's remaining count is the same window's, whose lower count is kept
+// (rule 14), and a [LimitStore] has no call that returns a request. On an
+// API that does not charge a 304 (GitHub, with Authorization), the count
+// then falls by one for each 304 where the API's does not, and a re-sync
+// whose 200s and 304s in one window pass the count the window started
+// with waits for its reset while the API still has requests left (none is
+// refused; the next window starts from the API's count again). A maxWait
+// that covers the reset (an hour on GitHub) makes that a delay rather than
+// [ErrRateLimited]; a re-sync of more pages than the window has left can
+// instead run without WaitRateLimits and a RateLimiter, whose pages are
+// then refused only when the API's own count is spent: the loop ends with
+// the refusal's [*StatusError], and the run resumes from its checkpoint
+// (rule 4) after the reset.
+//
 // # Next links and items in JSON bodies
 //
 // Many APIs write the next link in the body: [NextInBody] reads it there,

@@ -43,6 +43,11 @@ const maxETag = 512
 // credentials), the validators, and the store's errors, which never end
 // paging. A nil store means no revalidation. [NewMemoryStore] is a store
 // in memory for one process.
+//
+// With [WaitRateLimits] or a [RateLimiter], a 304 still takes a request
+// from the limiter's count, though GitHub does not charge it: a re-sync
+// may wait for a reset while the API has requests left (the known
+// limitation of the package doc's "Re-syncing", which says what to do).
 func Revalidate(store PageStore) Option {
 	return func(c *config) { c.store = store }
 }

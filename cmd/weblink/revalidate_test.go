@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink/paging"
@@ -217,4 +222,129 @@ func TestDiskStoreKeepsBytes(t *testing.T) {
 	if got, ok, err := s.Get(ctx, "k2"); !ok || err != nil || !cmp.Equal(want, got) {
 		t.Errorf("a UTF-8 page read back as %v, %v, %v", got, ok, err)
 	}
+}
+
+// TestDiskStoreBound checks the bound of a -revalidate directory: 256 MiB
+// unless a test lowers it; past it, a Put removes the least recently used
+// page files (last written, or last read by Get) down to nine tenths of
+// it. With the bound lowered to 10 page files, 30 pages are put one after
+// the other, page 0 read before each: after every Put the files hold at
+// most the bound, every file removed was used before every file kept, and
+// page 0 is never removed; the first Put past the bound removes the two
+// oldest pages but page 0 (1 and 2). A second store on the same
+// directory, with a bound of 3 files, counts the files that the first
+// left: its first Put leaves the 2 newest (nine tenths of 3 files), its
+// own page and page 29, read last.
+func TestDiskStoreBound(t *testing.T) {
+	dir := t.TempDir()
+	s, err := newDiskStore(dir, options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.max != 256<<20 {
+		t.Errorf("a -revalidate directory holds at most %d bytes, want 256 MiB as -help says", s.max)
+	}
+	ctx := context.Background()
+	key := func(i int) string { return fmt.Sprintf("http://127.0.0.1/items?page=%02d", i) }
+	page := func(i int) paging.StoredPage {
+		return paging.StoredPage{URL: key(i), Header: http.Header{"Etag": {`"v1"`}}, Body: bytes.Repeat([]byte("x"), 4000)}
+	}
+	// The times of use are set an hour back, a second apart: the order is
+	// the test's, not the file system clock's (a tick may stamp several
+	// writes alike).
+	base := time.Now().Add(-time.Hour)
+	used := map[string]time.Time{} // of the pages put, by file
+	put := func(st *diskStore, i int) {
+		t.Helper()
+		if err := st.Put(ctx, key(i), page(i)); err != nil {
+			t.Fatal(err)
+		}
+		path, _ := st.path(key(i))
+		used[path] = base.Add(time.Duration(i) * time.Second)
+		if err := os.Chtimes(path, used[path], used[path]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err) // a file removed at once is for the checks below
+		}
+	}
+	put(s, 0)
+	path0, _ := s.path(key(0))
+	size := fileSize(path0)
+	s.max = 10 * size // every page file is as large: the keys are as long
+	for i := 1; i < 30; i++ {
+		if _, ok, err := s.Get(ctx, key(0)); !ok || err != nil {
+			t.Fatalf("before page %d: page 0 read back as %v, %v", i, ok, err)
+		}
+		used[path0] = time.Now()
+		put(s, i)
+		kept := pageFiles(t, dir)
+		var total int64
+		oldestKept := time.Now()
+		for path, fsize := range kept {
+			total += fsize
+			if used[path].Before(oldestKept) {
+				oldestKept = used[path]
+			}
+		}
+		if total > s.max {
+			t.Fatalf("after page %d: %d bytes in %d files, past the bound of %d", i, total, len(kept), s.max)
+		}
+		for path, u := range used {
+			if _, ok := kept[path]; !ok && u.After(oldestKept) {
+				t.Errorf("after page %d: %s removed, used at %v, though a file used at %v is kept", i, filepath.Base(path), u, oldestKept)
+			}
+		}
+		if _, ok := kept[path0]; !ok {
+			t.Fatalf("after page %d: page 0, read before each Put, was removed", i)
+		}
+		if i == 10 {
+			var gone []int
+			for k := 0; k <= 10; k++ {
+				if p, _ := s.path(key(k)); kept[p] == 0 {
+					gone = append(gone, k)
+				}
+			}
+			if !slices.Equal(gone, []int{1, 2}) || total > s.max/10*9 {
+				t.Errorf("the first Put past the bound removed pages %v, leaving %d bytes; want pages 1 and 2 removed, at most %d bytes", gone, total, s.max/10*9)
+			}
+		}
+	}
+	for _, i := range []int{0, 29} {
+		if _, ok, err := s.Get(ctx, key(i)); !ok || err != nil {
+			t.Errorf("page %d read back as %v, %v", i, ok, err)
+		}
+	}
+
+	s2, err := newDiskStore(dir, options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.max = 3 * size
+	if err := s2.Put(ctx, key(30), page(30)); err != nil {
+		t.Fatal(err)
+	}
+	p29, _ := s.path(key(29))
+	p30, _ := s2.path(key(30))
+	if kept := pageFiles(t, dir); len(kept) != 2 || kept[p29] == 0 || kept[p30] == 0 {
+		t.Errorf("a second store with a bound of 3 files kept %d files (page 29 %v, page 30 %v); want those 2 alone, the newest",
+			len(kept), kept[p29] != 0, kept[p30] != 0)
+	}
+}
+
+// pageFiles returns the page files of dir and their sizes.
+func pageFiles(t *testing.T, dir string) map[string]int64 {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int64{}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), pageFileExt) {
+			fi, err := e.Info()
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.Join(dir, e.Name())] = fi.Size()
+		}
+	}
+	return files
 }

@@ -5,14 +5,20 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -200,4 +206,136 @@ func FuzzDecodePage(f *testing.F) {
 			t.Errorf("decoded %+v from %q, which encodes to %d bytes, %v", p, b, len(again), err)
 		}
 	})
+}
+
+// etagAPI is a paged API on loopback that answers conditional requests:
+// /items?page=P (P from 1 to pages) holds perPage items as a JSON array,
+// links to the next page but from the last, and carries a strong ETag of
+// its body; a request whose If-None-Match names that tag is answered 304
+// Not Modified without a body. It counts the 200s, the 304s, the requests
+// with If-None-Match and the body bytes it served.
+type etagAPI struct {
+	*httptest.Server
+	pages, perPage int
+
+	mu                     sync.Mutex
+	ok, notMod, validators int
+	bodyBytes              int64
+}
+
+func newETagAPI(t *testing.T, pages, perPage int) *etagAPI {
+	a := &etagAPI{pages: pages, perPage: perPage}
+	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(a.serve))
+	a.Start() // after a.Server is set: serve reads a.URL
+	t.Cleanup(a.Close)
+	return a
+}
+
+func (a *etagAPI) serve(w http.ResponseWriter, r *http.Request) {
+	page, err := strconv.Atoi(r.URL.Query().Get("page"))
+	if err != nil || page < 1 || page > a.pages {
+		http.NotFound(w, r)
+		return
+	}
+	var items []item
+	for i := (page-1)*a.perPage + 1; i <= page*a.perPage; i++ {
+		items = append(items, item{i})
+	}
+	body, _ := json.Marshal(items)
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Content-Type", "application/json")
+	if page < a.pages {
+		weblink.Add(h, weblink.Link{Target: fmt.Sprintf("%s/items?page=%d", a.URL, page+1), Rel: []string{"next"}})
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	inm := r.Header.Get("If-None-Match")
+	if inm != "" {
+		a.validators++
+	}
+	if inm == etag {
+		a.notMod++
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	a.ok++
+	a.bodyBytes += int64(len(body))
+	_, _ = w.Write(body)
+}
+
+// take returns the 200s, 304s, requests with If-None-Match and body bytes
+// served since the last call, and starts counting afresh.
+func (a *etagAPI) take() (ok, notMod, validators int, bodyBytes int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ok, notMod, validators, bodyBytes = a.ok, a.notMod, a.validators, a.bodyBytes
+	a.ok, a.notMod, a.validators, a.bodyBytes = 0, 0, 0, 0
+	return ok, notMod, validators, bodyBytes
+}
+
+// TestPagesManyProcesses is the proof that one Pages store is shared by
+// many processes: a worker process pages an API of 10 pages whole with
+// Revalidate(Pages(c, prefix, ttl)), and a second, separate worker process
+// pages it again with a store of the same prefix. The second yields every
+// item once and in order, and every page but the last comes back 304 and is
+// read from Redis (the last page is always requested without validators:
+// rule 24 of package paging); its only body bytes are the last page's.
+// The control, a third process with a prefix of its own, gets no 304: it
+// is the shared store, not the API or the process, that saves the bodies.
+func TestPagesManyProcesses(t *testing.T) {
+	srv := startRedis(t)
+	c := srv.client(t)
+	const pages, perPage = 10, 5
+	a := newETagAPI(t, pages, perPage)
+	var want []int
+	for i := 1; i <= pages*perPage; i++ {
+		want = append(want, i)
+	}
+	lastPage, _ := json.Marshal([]item{{46}, {47}, {48}, {49}, {50}})
+	run := func(name, prefix string) (ok, notMod, validators int, bodyBytes int64) {
+		t.Helper()
+		res := runWorker(t, name, workerEnv+"=revalidate", apiEnv+"="+a.URL+"/items?page=1",
+			redisEnv+"="+srv.addr, prefixEnv+"="+prefix)
+		ok, notMod, validators, bodyBytes = a.take()
+		t.Logf("%s: %d items in %d pages, %d read from the store; the API served %d 200s, %d 304s (%d requests with If-None-Match), %d body bytes",
+			name, len(res.Items), res.Pages, res.Revalidated, ok, notMod, validators, bodyBytes)
+		if res.Err != "" || res.StoreErrors != 0 || !slices.Equal(res.Items, want) {
+			t.Errorf("%s: items %v, error %q, %d store errors; want items 1 to %d once, in order, and no error",
+				name, res.Items, res.Err, res.StoreErrors, len(want))
+		}
+		if res.Revalidated != notMod {
+			t.Errorf("%s: %d pages read from the store, but the API sent %d 304s", name, res.Revalidated, notMod)
+		}
+		return ok, notMod, validators, bodyBytes
+	}
+
+	ok, notMod, validators, first := run("first process", "pages:shared:")
+	if ok != pages || notMod != 0 || validators != 0 {
+		t.Errorf("first process: %d 200s, %d 304s, %d requests with If-None-Match; want %d, 0, 0", ok, notMod, validators, pages)
+	}
+	keys, err := c.Keys(context.Background(), "pages:shared:*").Result()
+	if err != nil || len(keys) != pages {
+		t.Fatalf("after the first process, %d pages in Redis (%v); want %d", len(keys), err, pages)
+	}
+	for _, k := range keys {
+		if ttl, err := c.PTTL(context.Background(), k).Result(); err != nil || ttl <= 0 || ttl > time.Hour {
+			t.Errorf("key %s expires in %v (%v); want within the ttl of an hour", k, ttl, err)
+		}
+	}
+
+	ok, notMod, validators, second := run("second process", "pages:shared:")
+	if ok != 1 || notMod != pages-1 || validators != pages-1 || second != int64(len(lastPage)) {
+		t.Errorf("second process: %d 200s, %d 304s, %d requests with If-None-Match, %d body bytes; want 1, %d, %d, %d (the last page's)",
+			ok, notMod, validators, second, pages-1, pages-1, len(lastPage))
+	}
+	t.Logf("body bytes served: %d to the first process, %d to the second", first, second)
+
+	ok, notMod, validators, _ = run("control: a fresh prefix", "pages:fresh:")
+	if ok != pages || notMod != 0 || validators != 0 {
+		t.Errorf("control: %d 200s, %d 304s, %d requests with If-None-Match; want %d, 0, 0: without the shared pages, nothing to revalidate",
+			ok, notMod, validators, pages)
+	}
 }

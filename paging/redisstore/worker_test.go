@@ -18,18 +18,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/paging"
 )
 
 // The environment of a worker: the test binary run again by a test.
 const (
-	workerEnv   = "WEBLINK_REDISSTORE_WORKER" // "page" or "probe": what the worker does
+	workerEnv   = "WEBLINK_REDISSTORE_WORKER" // "page", "probe" or "revalidate": what the worker does
 	apiEnv      = "WEBLINK_REDISSTORE_API"    // the collection's URL
 	redisEnv    = "WEBLINK_REDISSTORE_REDIS"  // Redis's address; empty: a RateLimiter of the worker's own
 	keyEnv      = "WEBLINK_REDISSTORE_KEY"    // the Limit key
 	leaseEnv    = "WEBLINK_REDISSTORE_LEASE"  // the probe's lease in ms, for "probe"
 	parallelEnv = "WEBLINK_REDISSTORE_PARALLEL"
+	prefixEnv   = "WEBLINK_REDISSTORE_PREFIX" // the Pages prefix, for "revalidate"
 )
 
 // workerResult is what a worker writes to its standard output.
@@ -37,6 +39,8 @@ type workerResult struct {
 	Items       []int  `json:"items"`
 	StoreErrors int    `json:"storeErrors"`
 	Err         string `json:"err,omitempty"`
+	Pages       int    `json:"pages,omitempty"`       // "revalidate": the pages yielded
+	Revalidated int    `json:"revalidated,omitempty"` // "revalidate": those read from the store after a 304
 }
 
 type item struct {
@@ -44,13 +48,18 @@ type item struct {
 }
 
 // worker is the test binary run as a worker: "page" pages the collection at
-// $WEBLINK_REDISSTORE_API and writes a workerResult; "probe" takes the
-// probe from an empty state, says "probed", and waits to be killed.
+// $WEBLINK_REDISSTORE_API and writes a workerResult; "revalidate" does so
+// one page at a time with Revalidate and the Pages store of
+// $WEBLINK_REDISSTORE_PREFIX; "probe" takes the probe from an empty state,
+// says "probed", and waits to be killed.
 func worker() int {
 	c := newClient(os.Getenv(redisEnv))
 	defer c.Close()
 	ctx := context.Background()
-	if os.Getenv(workerEnv) == "probe" {
+	switch os.Getenv(workerEnv) {
+	case "revalidate":
+		return writeResult(revalidateWorker(ctx, c))
+	case "probe":
 		ms, _ := strconv.Atoi(os.Getenv(leaseEnv))
 		s := &limitStore{c: c, key: os.Getenv(keyEnv), now: time.Now, lease: time.Duration(ms) * time.Millisecond}
 		if d, err := s.Take(ctx); d != 0 || err != nil {
@@ -83,10 +92,54 @@ func worker() int {
 		res.Items = append(res.Items, it.ID)
 	}
 	res.StoreErrors = int(storeErrors.Load())
+	return writeResult(res)
+}
+
+// writeResult writes res to standard output, and returns the worker's exit
+// status.
+func writeResult(res workerResult) int {
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		return 1
 	}
 	return 0
+}
+
+// revalidateWorker pages $WEBLINK_REDISSTORE_API with
+// Revalidate(Pages(c, $WEBLINK_REDISSTORE_PREFIX, time.Hour)), one page at a
+// time, and says which items it read and how many pages came from the
+// store. It sends no field that changes from one process to the next: such
+// a field would be part of every page's key (rule 20 of package paging).
+func revalidateWorker(ctx context.Context, c *redis.Client) workerResult {
+	var res workerResult
+	var storeErrors atomic.Int32
+	req, err := http.NewRequest(http.MethodGet, os.Getenv(apiEnv), nil)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	req.Header.Set("Authorization", "Bearer ghp_one_token")
+	store := Pages(c, os.Getenv(prefixEnv), time.Hour)
+	for resp, err := range paging.Pages(ctx, nil, req, paging.Revalidate(store),
+		paging.StoreErrors(func(error) { storeErrors.Add(1) })) {
+		if err != nil {
+			res.Err = err.Error()
+			break
+		}
+		var items []item
+		if err := json.NewDecoder(resp.Body).Decode(&items); err != nil {
+			res.Err = err.Error()
+			break
+		}
+		for _, it := range items {
+			res.Items = append(res.Items, it.ID)
+		}
+		res.Pages++
+		if paging.Revalidated(resp) {
+			res.Revalidated++
+		}
+	}
+	res.StoreErrors = int(storeErrors.Load())
+	return res
 }
 
 // quotaAPI is a GitHub-like API on loopback: collections /c/N of pages
@@ -201,22 +254,31 @@ func runWorkers(t *testing.T, n int, a *quotaAPI, redisAddr, key string) []worke
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), workerEnv+"=page", apiEnv+"="+a.URL+"/c/"+strconv.Itoa(i+1),
+			results[i] = runWorker(t, fmt.Sprintf("worker %d", i+1), workerEnv+"=page", apiEnv+"="+a.URL+"/c/"+strconv.Itoa(i+1),
 				redisEnv+"="+redisAddr, keyEnv+"="+key, parallelEnv+"=8")
-			cmd.Stderr = os.Stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Errorf("worker %d: %v", i+1, err)
-				return
-			}
-			if err := json.Unmarshal(out, &results[i]); err != nil {
-				t.Errorf("worker %d wrote %q: %v", i+1, out, err)
-			}
 		}()
 	}
 	wg.Wait()
 	return results
+}
+
+// runWorker runs the test binary as a worker, named name in messages, with
+// env added to the test's environment, and returns what it wrote.
+func runWorker(t *testing.T, name string, env ...string) workerResult {
+	t.Helper()
+	var res workerResult
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return res
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Errorf("%s wrote %q: %v", name, out, err)
+	}
+	return res
 }
 
 // checkItems checks that worker i yielded every item of collection i+1
@@ -237,10 +299,14 @@ func checkItems(t *testing.T, a *quotaAPI, results []workerResult) {
 // TestManyProcessesOneToken is the proof of rules 15 and 19: 4 processes,
 // each paging its collection of 50 pages with Parallel(8), one token, an
 // API allowing 50 requests a 1 s window. With one Redis store, every item
-// comes once and no request is refused; with a RateLimiter per process,
-// requests are refused in every window that the workers spend but the
-// last (which serves what is left), by several processes (which shows the
-// test can fail).
+// comes once and no request is refused. The control, a RateLimiter per
+// process, must yield every item too and have at least one request
+// refused, which shows the test can fail. It does not assert in which
+// windows, how often or by how many processes requests are refused (the
+// log says): that depends on how the processes fall into step, which a
+// loaded machine changes. In the runs measured, every window but the last
+// was refused, some by only 2 of the 4 processes; asserting "every window
+// but the last, by several processes" failed one run in eight under load.
 func TestManyProcessesOneToken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 worker processes for about 10 s")
