@@ -17,6 +17,10 @@
 //	go test ./api -run TestAPI -update
 //
 // which rewrites the files, so that it shows as a diff in review.
+//
+// TestDocSummaries checks the doc comments of the same packages: the first
+// paragraph of each exported name's doc says what it does in at most 30
+// words.
 package api
 
 import (

@@ -10,9 +10,11 @@ import (
 )
 
 // Format writes links as a link-format document (RFC 6690 §2), the way a
-// strict sender writes it (rules 11 to 16): link-values joined by ",",
-// parameters introduced by ";", no whitespace outside quoted-strings, no
-// trailing comma or newline. No links is an empty document.
+// strict sender writes it (rules 11 to 16).
+//
+// Link-values are joined by ",", parameters introduced by ";", with no
+// whitespace outside quoted-strings and no trailing comma or newline. No
+// links is an empty document.
 //
 //	</sensors/temp>;rt="temperature-c";if="sensor";ct=0;obs,</sensors/light>;ct="0 41"
 //
