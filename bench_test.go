@@ -25,16 +25,21 @@ func BenchmarkParse(b *testing.B) {
 }
 
 func BenchmarkFormat(b *testing.B) {
-	links, err := Parse(benchdata.GitHub4)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("GitHub4", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			_ = links.String()
+	for _, bc := range []struct{ name, in string }{
+		{"GitHub4", benchdata.GitHub4},
+		{"Large100", benchdata.LinkValues(100, true)},
+	} {
+		links, err := Parse(bc.in)
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = links.String()
+			}
+		})
+	}
 }
 
 // BenchmarkParseHostile parses 64 KiB of the shapes found slow in review

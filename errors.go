@@ -8,8 +8,10 @@ import (
 )
 
 // SyntaxError reports a problem at a byte offset of a Link field value or an
-// ext-value: a malformed link-value that [Parse] dropped, or a title* or other
-// star parameter that did not decode.
+// ext-value.
+//
+// The problem is a malformed link-value that [Parse] dropped, or a title* or
+// other star parameter that did not decode.
 //
 // A SyntaxError about an ext-value whose charset is not decoded also matches
 // [ErrCharset] with errors.Is, through [SyntaxError.Unwrap].
@@ -36,9 +38,11 @@ func (e *SyntaxError) Unwrap() error { return e.err }
 var ErrSyntax = errors.New("weblink: syntax error")
 
 // ErrCharset is the error, wrapped, for an ext-value whose charset weblink
-// does not decode (RFC 8187 §3.2.1 requires only UTF-8; weblink also decodes
-// ISO-8859-1 and the single-byte charsets listed in [ParseExtValue]). Test for
-// it with errors.Is.
+// does not decode.
+//
+// RFC 8187 §3.2.1 requires only UTF-8; weblink also decodes ISO-8859-1 and
+// the single-byte charsets listed in [ParseExtValue]. Test for it with
+// errors.Is.
 var ErrCharset = errors.New("weblink: unsupported charset")
 
 // ResolveError reports a link target or anchor that net/url could not parse,

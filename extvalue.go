@@ -13,9 +13,10 @@ import (
 )
 
 // ExtValue is an extended parameter value of RFC 8187 §3.2.1 (RFC 5987
-// §3.2 before it): the text of a "title*" or other "name*" parameter, with
-// the charset it was encoded in and an optional language tag, written
-// charset'language'pct-encoded.
+// §3.2 before it): the text of a "title*" or other "name*" parameter.
+//
+// It holds the text with the charset it was encoded in and an optional
+// language tag, written charset'language'pct-encoded.
 type ExtValue struct {
 	Charset string // as written, e.g. "UTF-8", "iso-8859-1"
 	Lang    string // language tag as written; "" when absent

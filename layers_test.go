@@ -293,7 +293,7 @@ func TestLayerRules(t *testing.T) {
 // packages outside the standard library it may import: package weblink
 // and the internal helpers of the module, nothing else.
 var subpackageImports = map[string][]string{
-	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii", "github.com/weblinking/weblink/internal/linkscan", "github.com/weblinking/weblink/internal/quote"},
+	"linkformat": {"github.com/weblinking/weblink", "github.com/weblinking/weblink/internal/ascii", "github.com/weblinking/weblink/internal/linkscan", "github.com/weblinking/weblink/internal/linksize", "github.com/weblinking/weblink/internal/quote"},
 }
 
 // TestSubpackageImports fails when a subpackage of subpackageImports

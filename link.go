@@ -8,9 +8,10 @@ import (
 	"github.com/weblinking/weblink/internal/linkscan"
 )
 
-// Link is one link-value of a Link header field (RFC 8288 §3): a target URI,
-// the relation types that say how the context relates to it, and the target
-// attributes that describe it.
+// Link is one link-value of a Link header field (RFC 8288 §3).
+//
+// It holds a target URI, the relation types that say how the context
+// relates to it, and the target attributes that describe it.
 //
 // [Parse] fills a Link with the rules of RFC 8288 §3 and Appendix B.2: for the
 // attributes that may occur once, only the first occurrence counts. The zero

@@ -13,8 +13,11 @@ import (
 
 // LinksetHandler returns an http.Handler that serves ls as a linkset
 // resource (RFC 9264 §6, §7), in the format the request's Accept field asks
-// for: application/linkset+json (FormatLinksetJSON, with a final newline) or
-// application/linkset ([FormatLinkset]). Publishing a linkset takes two lines:
+// for.
+//
+// The formats are application/linkset+json (FormatLinksetJSON, with a final
+// newline) and application/linkset ([FormatLinkset]). Publishing a linkset
+// takes two lines:
 //
 //	mux.Handle("/links/resource1", weblink.LinksetHandler(links))
 //	weblink.Add(w.Header(), weblink.Link{Target: "/links/resource1", Rel: []string{"linkset"}, Type: weblink.LinksetJSONType})

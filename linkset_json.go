@@ -334,9 +334,11 @@ func (w *jsonWriter) extValue(value, lang string) {
 }
 
 // ParseLinksetJSON returns the links of an application/linkset+json
-// document (RFC 9264 §4.2): one Link for each link target object, that is,
-// for each (context, relation type, target), in document order. Each Link
-// has one relation type, lower-cased; its Anchor is that of its context
+// document (RFC 9264 §4.2), in document order.
+//
+// It returns one Link for each link target object, that is, for each
+// (context, relation type, target). Each Link has one relation type,
+// lower-cased; its Anchor is that of its context
 // object ("" without one); its Params come grouped by name as FormatLinksetJSON
 // writes them.
 //
@@ -422,7 +424,9 @@ func invalidUTF8At(b []byte) int {
 
 // LinksetError reports why [ParseLinksetJSON] rejected an
 // application/linkset+json document, or why [FormatLinksetJSON] cannot write
-// a link. errors.Is(err, [ErrInvalidLinkset]) finds every *LinksetError, and
+// a link.
+//
+// errors.Is(err, [ErrInvalidLinkset]) finds every *LinksetError, and
 // errors.As gives its position, so that a program can point at the problem
 // without reading the message.
 type LinksetError struct {

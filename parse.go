@@ -37,9 +37,10 @@ func Parse(fieldValue string) (Links, error) {
 }
 
 // ParseHeader parses every Link field line of h (RFC 8288 Appendix B.1), in
-// order, as if they were one comma-separated list (RFC 9110 §5.3). Offsets
-// in its errors are within the field line, and each error says which line
-// (1-based) it is from.
+// order, as if they were one comma-separated list (RFC 9110 §5.3).
+//
+// Offsets in its errors are within the field line, and each error says
+// which line (1-based) it is from.
 //
 // It reads h["Link"], the canonical key that net/http and textproto use; a
 // header map filled by hand with another spelling of the key is not
@@ -75,13 +76,14 @@ func (p *parser) parseHeader(h http.Header) (Links, error) {
 }
 
 // Parser parses Link field values like Parse and ParseHeader, reusing the
-// memory of its previous results: once it has parsed an input as large as
-// the present one, it makes no allocation for the links, their Rel, Rev
-// and Hreflang slices and their Params (strings that needed unescaping or
-// lower-casing are still allocated, as in Parse, and so is the text
-// decoded from ext-values, once a call). It
-// is for hot paths that parse a header and let go of the result, such as
-// middleware and crawlers.
+// memory of its previous results.
+//
+// Once it has parsed an input as large as the present one, it makes no
+// allocation for the links, their Rel, Rev and Hreflang slices and their
+// Params (strings that needed unescaping or lower-casing are still
+// allocated, as in Parse, and so is the text decoded from ext-values, once
+// a call). It is for hot paths that parse a header and let go of the
+// result, such as middleware and crawlers.
 //
 // The result of a call is valid only until the next call on the same
 // Parser, which overwrites it in place: copy what you keep beyond that

@@ -20,10 +20,11 @@ type Relation struct {
 }
 
 // LookupRelation returns the registered relation type name and whether it is
-// registered (RFC 8288 §2.1.1, §4.2). Registered relation types compare
-// case-insensitively, so "Next" finds "next"; the comparison folds only ASCII
-// letters, as every registered name is ASCII. LookupRelation does not
-// allocate.
+// registered (RFC 8288 §2.1.1, §4.2).
+//
+// Registered relation types compare case-insensitively, so "Next" finds
+// "next"; the comparison folds only ASCII letters, as every registered name
+// is ASCII. LookupRelation does not allocate.
 //
 // Extension relation types (absolute URIs, RFC 8288 §2.1.2) are never
 // registered; see [Link.Unregistered].
@@ -67,10 +68,13 @@ func Relations() []Relation {
 }
 
 // Unregistered returns the relation types of l.Rel that are neither
-// registered relation types (RFC 8288 §2.1.1; compared case-insensitively)
-// nor extension relation types, which are absolute URIs (RFC 8288 §2.1.2):
-// usually a misspelling, such as "nxt". It returns nil when there is none.
-// An empty relation type is reported too.
+// registered nor extension relation types: usually a misspelling, such as
+// "nxt".
+//
+// Registered relation types (RFC 8288 §2.1.1) are compared
+// case-insensitively; extension relation types are absolute URIs (RFC 8288
+// §2.1.2). It returns nil when there is none. An empty relation type is
+// reported too.
 //
 // Validate accepts a relation type that is merely unregistered, as RFC 8288
 // allows; Unregistered is the stricter check for the links a server sends.

@@ -15,15 +15,18 @@ import (
 )
 
 // ErrHeadersWritten is returned by [EarlyHints] when the final response head
-// has already been written, so a 103 (Early Hints) response can no longer be
-// sent: RFC 8297 §2 and RFC 9110 §15.2 allow interim responses only before
-// the final one. Call EarlyHints before the handler calls WriteHeader, Write
-// or Flush.
+// has already been written.
+//
+// A 103 (Early Hints) response can then no longer be sent: RFC 8297 §2 and
+// RFC 9110 §15.2 allow interim responses only before the final one. Call
+// EarlyHints before the handler calls WriteHeader, Write or Flush.
 var ErrHeadersWritten = errors.New("weblink: response head already written")
 
-// Middleware returns net/http middleware (the func(http.Handler) http.Handler
-// shape that chi, alice and the standard library use) adding links to every
-// response as one Link header field line (RFC 8288 §3), formatted by Add.
+// Middleware returns net/http middleware adding links to every response as
+// one Link header field line (RFC 8288 §3), formatted by Add.
+//
+// The middleware has the func(http.Handler) http.Handler shape that chi,
+// alice and the standard library use.
 //
 // The links are added at the moment the final response head is written —
 // when the handler calls WriteHeader with a non-1xx status, or first calls
@@ -57,11 +60,11 @@ func Middleware(links ...Link) func(http.Handler) http.Handler {
 }
 
 // EarlyHintsMiddleware returns middleware that sends one 103 (Early Hints)
-// interim response (RFC 8297) holding the links with the relation type
-// preload, preconnect or modulepreload before calling the handler, and adds
-// all links to the final response as Middleware does.
+// interim response (RFC 8297) and adds all links to the final response as
+// Middleware does.
 //
-// Exactly one 103 is sent, because browsers act only on the first one. It
+// The 103 holds the links with the relation type preload, preconnect or
+// modulepreload, and is sent before calling the handler. Exactly one 103 is sent, because browsers act only on the first one. It
 // carries only the Link field: headers that an outer middleware set before
 // (Set-Cookie, for example) stay for the final response and are not sent in
 // the 103. The 103 goes only where rule 25 allows it (HTTP/2 or later, or

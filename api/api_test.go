@@ -1,8 +1,10 @@
 // Package api guards the exported API of every package of the module.
 //
-// Each public package (not internal, not a command, not in a nested module)
-// has a file here, api/<name>.txt, with one line per exported name as
-// go/types prints it, sorted, in the spirit of Go's own api/go1.*.txt:
+// Each public package (not internal, not a command, not tests only, not
+// without exported names), of the module or of a module nested in its
+// directory tree (paging/redisstore), has a file here, api/<name>.txt, with
+// one line per exported name as go/types prints it, sorted, in the spirit of
+// Go's own api/go1.*.txt:
 //
 //	pkg github.com/weblinking/weblink, func Parse(string) (Links, error)
 //	pkg github.com/weblinking/weblink, type Link struct
@@ -15,6 +17,10 @@
 //	go test ./api -run TestAPI -update
 //
 // which rewrites the files, so that it shows as a diff in review.
+//
+// TestDocSummaries checks the doc comments of the same packages: the first
+// paragraph of each exported name's doc says what it does in at most 30
+// words.
 package api
 
 import (
@@ -44,7 +50,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the files of api/ from the code")
 
 // TestAPI compares the exported API of every public package of the module
-// with its file in this directory.
+// and of the modules nested in it with its file in this directory.
 func TestAPI(t *testing.T) {
 	diff, err := checkAPI("..", ".", *update)
 	if err != nil {
@@ -71,7 +77,7 @@ func checkAPI(root, apiDir string, update bool) (string, error) {
 	if len(pkgs) == 0 {
 		return "", fmt.Errorf("no public package in %s", root)
 	}
-	got, err := apiFiles(root, pkgs)
+	got, err := apiFiles(pkgs)
 	if err != nil {
 		return "", err
 	}
@@ -87,28 +93,40 @@ func checkAPI(root, apiDir string, update bool) (string, error) {
 
 // publicPackage is one package whose API is recorded.
 type publicPackage struct {
-	path string // import path
-	dir  string // absolute directory
-	file string // its file in api/: the path below the module, "/" as "-", the root as its last element
+	path   string // import path
+	dir    string // absolute directory
+	module string // absolute directory of its module's go.mod, where go list runs
+	file   string // its file in api/: the path below the root, "/" as "-", the root as its module path's last element
 }
 
-// publicPackages walks the module rooted at root and returns its packages
-// other than commands, internal packages, test-only directories (such as
-// api/ itself), testdata and nested modules, sorted by import path.
+// publicPackages walks the module rooted at root, and the modules nested in
+// its tree, and returns their packages other than commands, internal
+// packages, test-only directories (such as api/ itself), testdata and
+// packages without exported names (a nested module of benchmarks), sorted
+// by import path.
 func publicPackages(root string) ([]publicPackage, error) {
 	modPath, err := modulePath(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return nil, err
 	}
 	var pkgs []publicPackage
-	err = filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+	err = walkModule(root, root, modPath, &pkgs)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].path < pkgs[j].path })
+	return pkgs, err
+}
+
+// walkModule appends to pkgs the public packages of the module at modDir,
+// whose path is modPath, and those of the modules nested in it; root is
+// the directory that api/'s file names are relative to.
+func walkModule(root, modDir, modPath string, pkgs *[]publicPackage) error {
+	return filepath.WalkDir(modDir, func(dir string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() {
 			return nil
 		}
-		rel, err := filepath.Rel(root, dir)
+		rel, err := filepath.Rel(modDir, dir)
 		if err != nil {
 			return err
 		}
@@ -119,7 +137,14 @@ func publicPackages(root string) ([]publicPackage, error) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
+				nested, err := modulePath(filepath.Join(dir, "go.mod"))
+				if err != nil {
+					return err
+				}
+				if err := walkModule(root, dir, nested, pkgs); err != nil {
+					return err
+				}
+				return filepath.SkipDir // walked as its own module
 			}
 		}
 		bp, err := build.ImportDir(dir, 0)
@@ -133,17 +158,59 @@ func publicPackages(root string) ([]publicPackage, error) {
 		if bp.Name == "main" || len(bp.GoFiles)+len(bp.CgoFiles) == 0 {
 			return nil // a command, or tests only
 		}
-		p := publicPackage{path: modPath, dir: dir, file: path.Base(modPath)}
+		if exports, err := declaresExported(dir, bp.GoFiles); err != nil || !exports {
+			return err // nothing to guard
+		}
+		p := publicPackage{path: modPath, dir: dir, module: modDir}
 		if rel != "." {
 			p.path += "/" + rel
-			p.file = strings.ReplaceAll(rel, "/", "-")
+		}
+		p.file = path.Base(modPath)
+		if fromRoot, err := filepath.Rel(root, dir); err != nil {
+			return err
+		} else if fromRoot != "." {
+			p.file = strings.ReplaceAll(filepath.ToSlash(fromRoot), "/", "-")
 		}
 		p.file += ".txt"
-		pkgs = append(pkgs, p)
+		*pkgs = append(*pkgs, p)
 		return nil
 	})
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].path < pkgs[j].path })
-	return pkgs, err
+}
+
+// declaresExported reports whether one of the files of dir declares an
+// exported name at package level.
+func declaresExported(dir string, files []string) (bool, error) {
+	fset := token.NewFileSet()
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return false, err
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if decl.Recv == nil && decl.Name.IsExported() {
+					return true, nil
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						if spec.Name.IsExported() {
+							return true, nil
+						}
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							if n.IsExported() {
+								return true, nil
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return false, nil
 }
 
 // modulePath returns the module path named by the go.mod file at name.
@@ -162,22 +229,31 @@ func modulePath(name string) (string, error) {
 }
 
 // apiFiles type-checks pkgs and returns the lines of each package's file,
-// keyed by the file's name.
-func apiFiles(root string, pkgs []publicPackage) (map[string][]string, error) {
-	var paths []string
+// keyed by the file's name. The packages of each module are type-checked
+// in that module, with its go.mod's requirements.
+func apiFiles(pkgs []publicPackage) (map[string][]string, error) {
+	var modules []string
+	paths := make(map[string][]string) // by module
 	for _, p := range pkgs {
-		paths = append(paths, p.path)
+		if _, ok := paths[p.module]; !ok {
+			modules = append(modules, p.module)
+		}
+		paths[p.module] = append(paths[p.module], p.path)
 	}
-	imp, err := newSourceImporter(root, paths)
-	if err != nil {
-		return nil, err
+	importers := make(map[string]*sourceImporter)
+	for _, m := range modules {
+		imp, err := newSourceImporter(m, paths[m])
+		if err != nil {
+			return nil, err
+		}
+		importers[m] = imp
 	}
 	files := make(map[string][]string)
 	for _, p := range pkgs {
 		if _, dup := files[p.file]; dup {
 			return nil, fmt.Errorf("two packages would be written to api/%s", p.file)
 		}
-		tp, err := imp.Import(p.path)
+		tp, err := importers[p.module].Import(p.path)
 		if err != nil {
 			return nil, fmt.Errorf("type-checking %s: %w", p.path, err)
 		}

@@ -8,9 +8,12 @@ import (
 	"testing"
 )
 
-// testModule is a small module with one name of each kind, and directories
-// that have no API file: an internal package, a command, testdata, a
-// nested module and a directory of tests only.
+// testModule is a small module with one name of each kind; a nested
+// module (which requires the outer one through a replace directive, as
+// paging/redisstore does) with a package of its own; and directories that
+// have no API file: an internal package, a command, testdata, a directory
+// of tests only and a nested module whose package exports nothing (as
+// bench).
 var testModule = map[string]string{
 	"go.mod": "module example.com/m\n\ngo 1.23\n",
 	"m.go": `package m
@@ -57,8 +60,12 @@ func (unexported) Exported() {}
 	"internal/x/x.go":         "package x\n\nfunc X() {}\n",
 	"cmd/c/main.go":           "package main\n\nfunc main() {}\n",
 	"testdata/t/t.go":         "package t\n\nfunc T() {}\n",
-	"nested/go.mod":           "module example.com/nested\n\ngo 1.23\n",
-	"nested/n.go":             "package nested\n\nfunc N() {}\n",
+	"nested/go.mod":           "module example.com/nested\n\ngo 1.23\n\nrequire example.com/m v0.0.0\n\nreplace example.com/m => ../\n",
+	"nested/n.go":             "package nested\n\nimport \"example.com/m\"\n\nfunc N() m.S { return m.S{} }\n",
+	"nested/deep/d.go":        "package deep\n\ntype D int\n",
+	"nested/internal/i/i.go":  "package i\n\nfunc I() {}\n",
+	"benchmod/go.mod":         "module example.com/benchmod\n\ngo 1.23\n\nrequire example.com/absent v1.0.0\n",
+	"benchmod/doc.go":         "// Package benchmod has benchmarks only.\npackage benchmod\n\nfunc helper() {}\n",
 	"onlytests/x_test.go":     "package onlytests\n",
 	"sub/deeper/deeper.go":    "package deeper\n\nvar D int\n",
 	"sub/deeper/deep_test.go": "package deeper\n\nfunc Test() {}\n",
@@ -85,8 +92,10 @@ var testModuleAPI = map[string][]string{
 		"pkg example.com/m, type S struct, embedded io.Reader",
 		"pkg example.com/m, var ErrX error",
 	},
-	"sub.txt":        {"pkg example.com/m/sub, func Hello() string"},
-	"sub-deeper.txt": {"pkg example.com/m/sub/deeper, var D int"},
+	"sub.txt":         {"pkg example.com/m/sub, func Hello() string"},
+	"sub-deeper.txt":  {"pkg example.com/m/sub/deeper, var D int"},
+	"nested.txt":      {"pkg example.com/nested, func N() m.S"},
+	"nested-deep.txt": {"pkg example.com/nested/deep, type D int"},
 }
 
 func writeModule(t *testing.T, dir string, files map[string]string) {
@@ -170,6 +179,8 @@ func TestAPIChanged(t *testing.T) {
 			[]string{"\t+ pkg example.com/m, type S struct, Priv int\n"}},
 		{"package added", map[string]string{"other/o.go": "package other\n\nconst C = 1\n"},
 			[]string{"api/other.txt: missing; its package has 1 exported lines\n", "\t+ pkg example.com/m/other, const C untyped int = 1\n"}},
+		{"nested module changed", map[string]string{"nested/n.go": "package nested\n\nfunc N(int) {}\n"},
+			[]string{"api/nested.txt:\n\t- pkg example.com/nested, func N() m.S\n\t+ pkg example.com/nested, func N(int)\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,10 +23,12 @@ const (
 // wellKnownAPICatalog is the path of an origin's API catalog (RFC 9727 §2).
 const wellKnownAPICatalog = "/.well-known/api-catalog"
 
-// APICatalog fetches the API catalog of origin (RFC 9727): a GET of
-// /.well-known/api-catalog on origin's scheme, host and port (its path,
-// query and fragment are not used), and returns the catalog's links,
-// resolved against the URL the catalog was finally read from (rule 19).
+// APICatalog fetches the API catalog of origin (RFC 9727) and returns the
+// catalog's links.
+//
+// It sends a GET of /.well-known/api-catalog on origin's scheme, host and
+// port (its path, query and fragment are not used), and resolves the links
+// against the URL the catalog was finally read from (rule 19).
 //
 // Redirects are followed to any origin, since a publisher redirects the
 // well-known URL of every domain to one canonical catalog (RFC 9727 §5.1),

@@ -15,8 +15,9 @@ const maxCatalogRedirects = 10
 
 // ErrInsecureRedirect is wrapped by the error of [APICatalog] when a
 // server redirected an https request to http, which APICatalog does not
-// follow: the catalog would come over a connection anyone on the path can
-// change.
+// follow.
+//
+// The catalog would come over a connection anyone on the path can change.
 var ErrInsecureRedirect = errors.New("discover: redirect from https to http not followed")
 
 // errAlreadyRead refuses a redirect of a nested catalog to a catalog that

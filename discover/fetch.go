@@ -31,8 +31,10 @@ import (
 const defaultMaxBytes = 4 << 20
 
 // ErrTruncated is wrapped by the error of Links and HTML when a body was
-// longer than MaxBytes: the links found in the part read are returned, and
-// those after it are missing. Test for it with errors.Is.
+// longer than MaxBytes.
+//
+// The links found in the part read are returned, and those after it are
+// missing. Test for it with errors.Is.
 var ErrTruncated = errors.New("discover: body cut at MaxBytes")
 
 // Option configures HTML and Links. Create one with [Hyperlinks],
@@ -57,14 +59,17 @@ func configure(opts []Option) config {
 }
 
 // Hyperlinks makes HTML and Links read <a> and <area> elements too, not
-// only <link> elements: Webmention (W3C Webmention §3.1.2) accepts an
-// endpoint in <a rel="webmention">, and rel="me", "license" or "nofollow"
-// are mostly written on <a>.
+// only <link> elements.
+//
+// Webmention (W3C Webmention §3.1.2) accepts an endpoint in
+// <a rel="webmention">, and rel="me", "license" or "nofollow" are mostly
+// written on <a>.
 func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 
-// MaxBytes sets how many bytes of a body [Links] reads (default 4 MiB):
-// of the resource, and of the linksets [FollowLinksets] fetches together
-// (rule 17). A longer body is not read further: its links found so far are
+// MaxBytes sets how many bytes of a body [Links] reads (default 4 MiB).
+//
+// It bounds the body of the resource, and the linksets [FollowLinksets]
+// fetches together (rule 17). A longer body is not read further: its links found so far are
 // returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }

@@ -21,9 +21,11 @@ const maxLinksets = 16
 const linksetAccept = weblink.LinksetJSONType + ", " + weblink.LinksetType + ";q=0.9"
 
 // ErrLinksetLimit is wrapped by the error of [Links] when [FollowLinksets]
-// left rel="linkset" targets unfetched: more than 16 of them, or more bytes
-// than [MaxBytes] in the linksets together (rule 17). The error says how
-// many and from which on. Test for it with errors.Is.
+// left rel="linkset" targets unfetched.
+//
+// That is when there are more than 16 of them, or more bytes than
+// [MaxBytes] in the linksets together (rule 17). The error says how many
+// and from which on. Test for it with errors.Is.
 var ErrLinksetLimit = errors.New("discover: linkset limit reached")
 
 // FollowError is a problem of one linkset that [FollowLinksets] followed:

@@ -6,12 +6,15 @@ import (
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/internal/ascii"
 	"github.com/weblinking/weblink/internal/linkscan"
+	"github.com/weblinking/weblink/internal/linksize"
 )
 
 // Format writes links as a link-format document (RFC 6690 §2), the way a
-// strict sender writes it (rules 11 to 16): link-values joined by ",",
-// parameters introduced by ";", no whitespace outside quoted-strings, no
-// trailing comma or newline. No links is an empty document.
+// strict sender writes it (rules 11 to 16).
+//
+// Link-values are joined by ",", parameters introduced by ";", with no
+// whitespace outside quoted-strings and no trailing comma or newline. No
+// links is an empty document.
 //
 //	</sensors/temp>;rt="temperature-c";if="sensor";ct=0;obs,</sensors/light>;ct="0 41"
 //
@@ -42,22 +45,10 @@ func Format(links weblink.Links) []byte {
 }
 
 // sizeHint returns about how many bytes appendLink writes for l, to size
-// the output once.
+// the output once: 32 bytes for brackets, names and quotes, and 4 for the
+// ";", "=" and quotes of each extension parameter.
 func sizeHint(l *weblink.Link) int {
-	n := len(l.Target) + len(l.Anchor) + len(l.Media) + len(l.Title) + len(l.Type) + 32
-	for _, r := range l.Rel {
-		n += len(r) + 1
-	}
-	for _, r := range l.Rev {
-		n += len(r) + 1
-	}
-	for _, h := range l.Hreflang {
-		n += len(h) + 12
-	}
-	for _, p := range l.Params {
-		n += len(p.Name) + len(p.Value) + 4
-	}
-	return n
+	return linksize.Hint((*linksize.Link[weblink.Param])(l), 32, 4)
 }
 
 // appendLink appends one link-value (rule 11).

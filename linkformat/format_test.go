@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/benchdata"
 	"github.com/weblinking/weblink/linkformat"
 )
 
@@ -129,5 +130,26 @@ func checkFormatted(t *testing.T, ls weblink.Links, out []byte) {
 	}
 	if again := linkformat.Format(back); string(again) != string(out) {
 		t.Errorf("Format(Parse(Format(ls))) changed:\n%q\n%q", out, again)
+	}
+}
+
+// BenchmarkFormat writes the links of a GitHub Link field and of 100
+// link-values with every kind of parameter, as Format sizes its output
+// once: one allocation a document.
+func BenchmarkFormat(b *testing.B) {
+	for _, bc := range []struct{ name, in string }{
+		{"GitHub4", benchdata.GitHub4},
+		{"Large100", benchdata.LinkValues(100, true)},
+	} {
+		links, err := weblink.Parse(bc.in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = linkformat.Format(links)
+			}
+		})
 	}
 }

@@ -39,8 +39,9 @@ type TimeMap struct {
 }
 
 // ParseTimeMap parses a TimeMap in the link-format serialisation of RFC 7089
-// §5 (rules 17 to 21). doc is read as [Parse] reads it; when docURL is not
-// nil, targets and anchors are then resolved as [Resolve] resolves them,
+// §5 (rules 17 to 21).
+//
+// doc is read as [Parse] reads it; when docURL is not nil, targets and anchors are then resolved as [Resolve] resolves them,
 // except that an absent anchor and an absent rel stay absent: RFC 7089 §5
 // gives TimeMap links their own contexts.
 //

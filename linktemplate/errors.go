@@ -8,11 +8,13 @@ import (
 )
 
 // SyntaxError reports a Link-Template field value that [Parse] or
-// [ParseHeader] ignored whole (rule 2): one that is not a Structured Field
-// List (RFC 9651), or whose member or rel, anchor or var-base parameter is
-// not a String, or whose other parameter is neither a String nor a
-// Display String of non-ASCII text (RFC 9652 §2); Msg names the parameter.
-// errors.Is(err, weblink.ErrSyntax) matches it.
+// [ParseHeader] ignored whole (rule 2).
+//
+// That is a value that is not a Structured Field List (RFC 9651), or whose
+// member or rel, anchor or var-base parameter is not a String, or whose
+// other parameter is neither a String nor a Display String of non-ASCII
+// text (RFC 9652 §2); Msg names the parameter. errors.Is(err,
+// weblink.ErrSyntax) matches it.
 type SyntaxError struct {
 	Offset int    // byte offset in the field value (lines joined by ", "); -1 when the parser did not say
 	Member int    // the member at fault, counting from 1; 0 when the field is not a List at all
@@ -36,9 +38,11 @@ func (e *SyntaxError) Error() string {
 func (e *SyntaxError) Is(target error) bool { return target == weblink.ErrSyntax }
 
 // TemplateError reports a URI Template (RFC 6570) that does not parse, or
-// that cannot be expanded with the values given: a prefix modifier on a
-// list, an expansion longer than [MaxExpansion] (which matches
-// [ErrTooLong] with errors.Is).
+// that cannot be expanded with the values given.
+//
+// Values that cannot be expanded are a prefix modifier on a list, and an
+// expansion longer than [MaxExpansion] (which matches [ErrTooLong] with
+// errors.Is).
 type TemplateError struct {
 	Template string // the URI Template
 	Offset   int    // byte offset in Template

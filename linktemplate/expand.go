@@ -7,8 +7,10 @@ import (
 )
 
 // MaxExpansion is the longest expansion, in bytes, that [Template.Expand]
-// builds for a target or an anchor (rule 12). A longer one is refused with
-// an error wrapping [ErrTooLong], measured before anything is built.
+// builds for a target or an anchor (rule 12).
+//
+// A longer one is refused with an error wrapping [ErrTooLong], measured
+// before anything is built.
 const MaxExpansion = 64 << 10
 
 // ErrTooLong is wrapped by the error of [Template.Expand] when an expansion

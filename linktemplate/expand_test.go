@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 func TestExpandRules(t *testing.T) {
@@ -172,5 +173,51 @@ func TestVariables(t *testing.T) {
 		if got := tt.t.Variables(); !cmp.Equal(got, tt.want) {
 			t.Errorf("rule 13: %+v.Variables() = %q; want %q", tt.t, got, tt.want)
 		}
+	}
+}
+
+// TestHostileExpand expands hostile templates and values: each is refused
+// or gives a bounded result, and allocates little beyond its input.
+func TestHostileExpand(t *testing.T) {
+	million := make([]string, 1<<20)
+	for i := range million {
+		million[i] = "member"
+	}
+	long := strings.Repeat("ü", 1<<19) // 1 MiB
+	for _, tt := range []struct {
+		name    string
+		tmpl    string
+		vars    map[string]any
+		tooLong bool  // the error wraps ErrTooLong; else it is a syntax error
+		maxB    int64 // bytes allocated at most
+	}{
+		{"{ repeated", strings.Repeat("{", 1<<20), nil, false, 16 << 10},
+		{"huge prefix modifier", "{var:9999999}", map[string]any{"var": "x"}, false, 16 << 10},
+		{"explode of a 1M-member list", "{?list*}", map[string]any{"list": million}, true, 16 << 10},
+		{"1M-member list", "{list}", map[string]any{"list": million}, true, 16 << 10},
+		{"1 MiB value", "{+v}", map[string]any{"v": long}, true, 16 << 10},
+		{"1 MiB value cut by a prefix", "{v:9999}", map[string]any{"v": long}, false, 80 << 10},
+		{"100 000 expressions", strings.Repeat("{v}", 100000), map[string]any{"v": "abc"}, true, 16 << 10},
+		{"1 MiB literal", strings.Repeat("é", 1<<19), nil, true, 16 << 10},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var link any
+			var err error
+			allocated := memtest.Allocated(func() { link, err = Template{Template: tt.tmpl}.Expand(tt.vars) })
+			t.Logf("error %v; %d bytes allocated", err != nil, allocated)
+			switch {
+			case tt.name == "1 MiB value cut by a prefix":
+				if err != nil {
+					t.Errorf("error %v; want the first 9999 characters", err)
+				}
+			case err == nil:
+				t.Errorf("expands to %.40v...; want an error", link)
+			case errors.Is(err, ErrTooLong) != tt.tooLong:
+				t.Errorf("error %v; ErrTooLong %v, want %v", err, errors.Is(err, ErrTooLong), tt.tooLong)
+			}
+			if int64(allocated) > tt.maxB {
+				t.Errorf("allocated %d bytes; want at most %d", allocated, tt.maxB)
+			}
+		})
 	}
 }

@@ -16,18 +16,22 @@ import (
 // fieldName is the name of the header field (RFC 9652 §2).
 const fieldName = "Link-Template"
 
-// Parse parses a Link-Template field value (RFC 9652 §2): a Structured
-// Field List (RFC 9651 §3.1) of Strings, each a URI Template with its
-// parameters, following rules 1 to 4. A field value that fails RFC 9651 or
+// Parse parses a Link-Template field value (RFC 9652 §2), following rules 1
+// to 4.
+//
+// The value is a Structured Field List (RFC 9651 §3.1) of Strings, each a
+// URI Template with its parameters. A field value that fails RFC 9651 or
 // RFC 9652 §2 is ignored whole: Parse returns no templates and a
 // [*SyntaxError] saying where. "" gives nil and no error.
 func Parse(fieldValue string) ([]Template, error) {
 	return parseLines([]string{fieldValue})
 }
 
-// ParseHeader parses every Link-Template field line of h, combined into
-// one field value as RFC 9651 §4.2 says (joined by ", "), like [Parse]. A
-// header without the field gives nil and no error.
+// ParseHeader parses every Link-Template field line of h like [Parse],
+// combined into one field value.
+//
+// The lines are joined by ", ", as RFC 9651 §4.2 says. A header without
+// the field gives nil and no error.
 func ParseHeader(h http.Header) ([]Template, error) {
 	return parseLines(h.Values(fieldName))
 }

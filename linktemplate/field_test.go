@@ -3,12 +3,14 @@ package linktemplate
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 func TestParse(t *testing.T) {
@@ -115,5 +117,57 @@ func TestParseHeader(t *testing.T) {
 	var se *SyntaxError
 	if got != nil || !errors.As(err, &se) || se.Offset != len(`"/a"; rel="x", "/b{?q}"; rel="search", "/c`) {
 		t.Errorf("rule 2: ParseHeader with a broken line = %v, %v; want nil and a *SyntaxError at the end of the combined value", got, err)
+	}
+}
+
+// hostileFields are Link-Template field values a hostile server could send,
+// each about n bytes.
+var hostileFields = []struct {
+	name  string
+	build func(n int) string
+}{
+	{"one long template", func(n int) string { return `"` + strings.Repeat("/{a}", n/4) + `"; rel="x"` }},
+	{"many members", func(n int) string { return strings.TrimSuffix(strings.Repeat(`"/{a}";rel="x", `, n/16), ", ") }},
+	{"many parameters", func(n int) string { return `"/x"` + strings.Repeat(`;p="1"`, n/6) }},
+	// Not Strings (rule 2): found, and the last one pointed at.
+	{"Integer parameters, refused at the end", func(n int) string { return `"/x"` + strings.Repeat(";p=1", n/4) }},
+	{"many distinct parameters", func(n int) string {
+		var b strings.Builder
+		b.WriteString(`"/x"`)
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(";p" + strconv.Itoa(i) + `="v"`)
+		}
+		return b.String()
+	}},
+	{"escapes", func(n int) string { return `"` + strings.Repeat(`\"\\`, n/4) + `"` }},
+	{"display string", func(n int) string { return `"/x"; title=%"` + strings.Repeat("%c3%bc", n/6) + `"` }},
+	{"broken at the end", func(n int) string { return strings.Repeat(`"/{a}", `, n/8) + `"` }},
+	{"bad member at the end", func(n int) string { return strings.Repeat(`"/{a}", `, n/8) + `x` }},
+}
+
+// maxFieldBytesPerByte bounds what Parse allocates per byte of a hostile
+// field value: measured at most 47 (many distinct parameters: httpsfv's
+// map and names, then a 48-byte weblink.Param each).
+const maxFieldBytesPerByte = 64
+
+// TestHostileField parses each hostile field at 1 MiB (10 000 members and
+// more for the member shapes) and checks that it is parsed or refused, and
+// that it allocates at most maxFieldBytesPerByte bytes per input byte.
+func TestHostileField(t *testing.T) {
+	const n = 1 << 20
+	for _, tc := range hostileFields {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.build(n)
+			var ts []Template
+			var err error
+			perByte := float64(memtest.Allocated(func() { ts, err = Parse(in) })) / float64(len(in))
+			t.Logf("%d bytes: %d templates, error %v; %.1f B/B", len(in), len(ts), err != nil, perByte)
+			if (err == nil) == strings.Contains(tc.name, "at the end") {
+				t.Errorf("Parse error %v", err)
+			}
+			if perByte > maxFieldBytesPerByte {
+				t.Errorf("Parse allocated %.1f bytes per input byte; want at most %d", perByte, maxFieldBytesPerByte)
+			}
+		})
 	}
 }

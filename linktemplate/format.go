@@ -13,14 +13,15 @@ import (
 )
 
 // Format writes ts as a Link-Template field value (RFC 9652 §2), one
-// Structured Field List member per template (RFC 9651 §4.1.1), as rule 5
-// says: ASCII values as Strings, parameter values holding non-ASCII as
-// Display Strings. It writes nothing and returns an error naming the
-// template for what it cannot write faithfully (controls or non-ASCII in a
-// template, relation type, anchor or var-base; a parameter value that is
-// ASCII with controls; a parameter name that is not a Structured Field
-// key, or given twice; a Lang; invalid UTF-8). No templates give "" and no
-// error.
+// Structured Field List member per template (RFC 9651 §4.1.1).
+//
+// As rule 5 says, it writes ASCII values as Strings and parameter values
+// holding non-ASCII as Display Strings. It writes nothing and returns an
+// error naming the template for what it cannot write faithfully (controls
+// or non-ASCII in a template, relation type, anchor or var-base; a
+// parameter value that is ASCII with controls; a parameter name that is not
+// a Structured Field key, or given twice; a Lang; invalid UTF-8). No
+// templates give "" and no error.
 func Format(ts ...Template) (string, error) {
 	if len(ts) == 0 {
 		return "", nil

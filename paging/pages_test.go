@@ -1571,3 +1571,124 @@ func BenchmarkPagesInMemory(b *testing.B) {
 		}
 	}
 }
+
+// TestNilOption: Pages and Items ignore a nil Option wherever it stands
+// among the options, whatever the iteration (one page at a time, Parallel,
+// NextInBody, Revalidate, a RateLimiter's Option): the run gives what the
+// same options give without it. A nil Option was a nil dereference.
+func TestNilOption(t *testing.T) {
+	ctx := context.Background()
+	placements := []struct {
+		name string
+		with func([]paging.Option) []paging.Option
+	}{
+		{"first", func(o []paging.Option) []paging.Option { return append([]paging.Option{nil}, o...) }},
+		{"last", func(o []paging.Option) []paging.Option { return append(slices.Clone(o), nil) }},
+		{"around each", func(o []paging.Option) []paging.Option {
+			out := []paging.Option{nil}
+			for _, opt := range o {
+				out = append(out, opt, nil)
+			}
+			return out
+		}},
+		{"three in a row", func(o []paging.Option) []paging.Option {
+			return append(make([]paging.Option, 3), o...)
+		}},
+	}
+	// Each case starts its servers and options afresh, passes its options
+	// through with, and describes what the run gave.
+	tests := []struct {
+		name string
+		run  func(t *testing.T, with func([]paging.Option) []paging.Option) string
+	}{
+		{"Pages", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newAPI(t, 3, nextOnly(3))
+			r := collect(t, paging.Pages(ctx, a.Client(), getItems(t, a.URL), with(nil)...))
+			return fmt.Sprintf("items %v, pages %d, error %v, requests %q", r.items, r.pages, r.err, a.uris())
+		}},
+		{"Pages with MaxPages and BeforeNext", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newAPI(t, 5, nextOnly(5))
+			calls := 0
+			before := paging.BeforeNext(func(*http.Response, *http.Request) error { calls++; return nil })
+			r := collect(t, paging.Pages(ctx, a.Client(), getItems(t, a.URL), with([]paging.Option{paging.MaxPages(2), before})...))
+			msg := strings.ReplaceAll(fmt.Sprint(r.err), a.URL, "{base}") // each run has a server of its own
+			return fmt.Sprintf("items %v, pages %d, error %s (ErrMaxPages %t), BeforeNext %d calls, requests %q",
+				r.items, r.pages, msg, errors.Is(r.err, paging.ErrMaxPages), calls, a.uris())
+		}},
+		{"Items", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newAPI(t, 3, nextOnly(3))
+			var items []int
+			var err error
+			for it, e := range paging.Items(ctx, a.Client(), getItems(t, a.URL), paging.JSONItems[int], with([]paging.Option{paging.MaxPages(10)})...) {
+				if e != nil {
+					err = e
+					break
+				}
+				items = append(items, it)
+			}
+			return fmt.Sprintf("items %v, error %v, requests %q", items, err, a.uris())
+		}},
+		{"Pages with Parallel", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newAPI(t, 6, numbered(6))
+			r := collect(t, paging.Pages(ctx, a.Client(), getItems(t, a.URL), with([]paging.Option{paging.Parallel(3)})...))
+			uris := a.uris()
+			slices.Sort(uris) // sent three at a time
+			return fmt.Sprintf("items %v, pages %d, error %v, requests %q", r.items, r.pages, r.err, uris)
+		}},
+		{"Items with Parallel and a RateLimiter", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newAPI(t, 6, numbered(6))
+			limiter := paging.NewRateLimiter(time.Minute)
+			var items []int
+			var err error
+			for it, e := range paging.Items(ctx, a.Client(), getItems(t, a.URL), paging.JSONItems[int], with([]paging.Option{paging.Parallel(3), limiter.Option()})...) {
+				if e != nil {
+					err = e
+					break
+				}
+				items = append(items, it)
+			}
+			uris := a.uris()
+			slices.Sort(uris)
+			return fmt.Sprintf("items %v, error %v, requests %q", items, err, uris)
+		}},
+		{"Pages with NextInBody", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			pages := map[string]bodyPage{
+				"/1": {body: `{"next": "/2"}`},
+				"/2": {body: `{"next": "{base}/3"}`},
+				"/3": {body: `{"next": null}`},
+			}
+			a := newBodyAPI(t, pages)
+			got, err := bodyPages(t, a, pages, "/1", with([]paging.Option{paging.NextInBody("/next")})...)
+			return fmt.Sprintf("pages %q, error %v", got, err)
+		}},
+		{"Items with Revalidate and StoreErrors", func(t *testing.T, with func([]paging.Option) []paging.Option) string {
+			a := newQuotaAPI(t, 7)
+			store := paging.NewMemoryStore(1 << 20)
+			var storeErrs []error
+			opts := []paging.Option{paging.Revalidate(store), paging.StoreErrors(func(err error) { storeErrs = append(storeErrs, err) })}
+			first := run(a.Client(), a.page(t, 3, "tok"), with(opts)...)
+			second := run(a.Client(), a.page(t, 3, "tok"), with(opts)...)
+			_, status, _ := a.counts()
+			return fmt.Sprintf("first %+v, second %+v, status %v, store errors %v", first, second, status, storeErrs)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := tt.run(t, func(o []paging.Option) []paging.Option { return o })
+			t.Log(want)
+			for _, p := range placements {
+				got := func() (got string) {
+					defer func() {
+						if v := recover(); v != nil {
+							got = fmt.Sprint("panic: ", v)
+						}
+					}()
+					return tt.run(t, p.with)
+				}()
+				if got != want {
+					t.Errorf("with nil options %s:\n%s\nwant, as without them:\n%s", p.name, got, want)
+				}
+			}
+		})
+	}
+}

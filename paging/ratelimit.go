@@ -22,9 +22,10 @@ var ErrRateLimited = errors.New("paging: rate limited for longer than WaitRateLi
 // maxRetries is how many times WaitRateLimits requests one page again.
 const maxRetries = 10
 
-// WaitRateLimits makes [Pages] (and [Items]) wait out the rate limits of an API,
-// for at most maxWait in all during one iteration; a maxWait of 0 or less
-// makes the option do nothing.
+// WaitRateLimits makes [Pages] (and [Items]) wait out the rate limits of an
+// API, for at most maxWait in all during one iteration.
+//
+// A maxWait of 0 or less makes the option do nothing.
 //
 // A page answered 429 (Too Many Requests), 503 (Service Unavailable) or 403
 // (Forbidden, as GitHub's secondary rate limits answer) with a Retry-After

@@ -7,9 +7,11 @@ import (
 )
 
 // Signposts are the FAIR Signposting links of one resource, by relation
-// type. The relation fields hold the Level 1 links (Link header, then
-// HTML <link>) whose context is the resource, each once (rule 9); Level2
-// holds the links of the linksets that were read.
+// type.
+//
+// The relation fields hold the Level 1 links (Link header, then HTML
+// <link>) whose context is the resource, each once (rule 9); Level2 holds
+// the links of the linksets that were read.
 type Signposts struct {
 	URL         string        // the resource, after redirects
 	StatusCode  int           // the status of its response; 0 for FromLinks
@@ -67,8 +69,10 @@ func FromLinks(resource string, links weblink.Links) *Signposts {
 }
 
 // Level returns the highest level of the profile whose MUSTs all hold,
-// cumulatively: 2 when [Signposts.Check] reports no error, 1 when it
-// reports errors of Level 2 only, else 0. Warnings do not count.
+// cumulatively.
+//
+// It is 2 when [Signposts.Check] reports no error, 1 when it reports
+// errors of Level 2 only, else 0. Warnings do not count.
 func (s *Signposts) Level() int {
 	level := 2
 	for _, p := range s.Check() {

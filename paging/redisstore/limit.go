@@ -120,9 +120,10 @@ type limitStore struct {
 }
 
 // Limit returns a [paging.LimitStore] that keeps the rate-limit state of
-// one API, credential and rate-limit resource in Redis under key, a hash
-// that expires a minute after the window, the refusal and the probe it
-// holds have passed. Give it to [paging.NewSharedRateLimiter] in every
+// one API, credential and rate-limit resource in Redis under key.
+//
+// The key holds a hash that expires a minute after the window, the refusal
+// and the probe it holds have passed. Give it to [paging.NewSharedRateLimiter] in every
 // process that pages the API with the credential; use one key per
 // resource whose limit the API counts apart (GitHub's
 // X-RateLimit-Resource: core, search, graphql). The key must not contain

@@ -31,8 +31,10 @@ const (
 var ErrTooLarge = errors.New("redisstore: page too large to store")
 
 // ErrCorrupt is wrapped by the error of a Get whose value is not a page
-// that Put stored under that key: truncated, changed, too large, or
-// written by something else. No page is returned with it.
+// that Put stored under that key.
+//
+// Such a value is truncated, changed, too large, or written by something
+// else. No page is returned with it.
 var ErrCorrupt = errors.New("redisstore: stored page is corrupt")
 
 // magic starts every stored page: the format's name and version.
@@ -54,10 +56,12 @@ type pageStore struct {
 	ttl    time.Duration
 }
 
-// Pages returns a [paging.PageStore] that keeps pages in Redis, each under
-// prefix followed by the hex SHA-256 of the caller's key (so that no URL
-// is written in a key), expiring ttl after it was stored (a ttl of 0 or
-// less: a day). A value holds the page's URL, header and body, the
+// Pages returns a [paging.PageStore] that keeps pages in Redis, expiring
+// ttl after each was stored.
+//
+// Each page is under prefix followed by the hex SHA-256 of the caller's key
+// (so that no URL is written in a key); a ttl of 0 or less is a day. A
+// value holds the page's URL, header and body, the
 // SHA-256 of its key and a CRC-32C of it all: a value that is changed,
 // truncated, or stored under another key is an error wrapping
 // [ErrCorrupt] when read back, never a wrong page. A page whose body is
