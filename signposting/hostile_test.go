@@ -1,7 +1,11 @@
 package signposting
 
 import (
+	"context"
 	"fmt"
+	"github.com/weblinking/weblink/internal/memtest"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -74,4 +78,49 @@ func FuzzCheck(f *testing.F) {
 		}
 		_ = s.Level()
 	})
+}
+
+// TestHostileLinksetMemory bounds the memory a linkset of 100 MB costs:
+// discover reads the first 4 MiB of it (MaxBytes), and a linkset cut
+// there is not parsed (rule 13 of package discover), so Fetch allocates a
+// few bytes per byte read, for the read itself (2.4, 10 MB). Parsing the
+// cut 4 MiB before failing on their end allocated 36 bytes per byte read
+// (151 MB).
+func TestHostileLinksetMemory(t *testing.T) {
+	const read = 4 << 20 // discover's default MaxBytes
+	// A server of its own, which writes the linkset without a copy of it
+	// for each request.
+	var base string
+	var huge []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/linkset" {
+			w.Header().Set("Content-Type", weblink.LinksetJSONType)
+			w.Write(huge)
+			return
+		}
+		for _, h := range level1 {
+			w.Header().Add("Link", strings.ReplaceAll(h, "{base}", base))
+		}
+	}))
+	defer srv.Close()
+	base = srv.URL
+	huge = []byte(`{"linkset":[{"anchor":"` + base + `/record","item":[` + strings.Repeat(`{"href":"`+base+`/x","type":"text/csv"},`, 100<<20/60) + `{"href":"` + base + `/y"}]}]}`)
+	fetch := func() {
+		req, _ := http.NewRequest(http.MethodGet, base+"/record", nil)
+		if _, err := Fetch(context.Background(), nil, req); err != nil {
+			t.Fatalf("Fetch: %v", err)
+		}
+	}
+	fetch() // the server's and the client's first allocations
+	// The counts are process-wide and the server allocates too: the
+	// least of three runs.
+	least := memtest.Allocated(fetch)
+	for range 2 {
+		least = min(least, memtest.Allocated(fetch))
+	}
+	perByte := float64(least) / read
+	t.Logf("Fetch of a 100 MB linkset allocated %d bytes, %.2f per byte read", least, perByte)
+	if perByte > 8 {
+		t.Errorf("Fetch allocated %.1f bytes per byte read (%d bytes), want at most 8: the cut linkset was parsed", perByte, least)
+	}
 }
