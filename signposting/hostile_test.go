@@ -124,3 +124,25 @@ func TestHostileLinksetMemory(t *testing.T) {
 		t.Errorf("Fetch allocated %.1f bytes per byte read (%d bytes), want at most 8: the cut linkset was parsed", perByte, least)
 	}
 }
+
+// TestCutLinksetOnce checks that a linkset longer than discover's 4 MiB is
+// one rule 17 problem, the cut, naming the rel="linkset" link: it was two,
+// "body cut at MaxBytes" and the "invalid JSON: unexpected EOF" of the cut
+// document parsed.
+func TestCutLinksetOnce(t *testing.T) {
+	big := `{"linkset":[{"anchor":"{base}/record","item":[` + strings.Repeat(`{"href":"{base}/x","type":"text/csv"},`, 5<<20/40) + `{"href":"{base}/y"}]}]}`
+	s := fetchSite(t, linksetSite(level1, big))
+	var rule17 []Problem
+	for _, p := range s.Check() {
+		if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+			rule17 = append(rule17, p)
+		}
+	}
+	if len(rule17) != 1 || !strings.Contains(rule17[0].Msg, "cut at MaxBytes") || rule17[0].Level != 2 ||
+		rule17[0].Link == nil || !strings.HasSuffix(rule17[0].Link.Target, "/linkset") {
+		t.Errorf("rule 17 problems %+v; want one, at Level 2, saying the linkset was cut at MaxBytes and naming its link", rule17)
+	}
+	if s.Level() != 1 {
+		t.Errorf("Level() = %d, want 1", s.Level())
+	}
+}
