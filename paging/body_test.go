@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -517,6 +518,72 @@ func TestNextInBodyRateLimit(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"/1", "/2", "/2", "/3"}; !slices.Equal(seen, want) {
 		t.Errorf("requests %q, want %q (the refused page asked for again)", seen, want)
+	}
+}
+
+// TestNextInBodyResume stops a run of Items in BeforeNext after page k,
+// keeping next.URL as the checkpoint, and resumes from it: the second run
+// yields exactly the items after page k, so that the two give each item
+// once, in order (rules 4 and 31). The body links are written in each of
+// their forms: absolute, a link object, relative to the page.
+func TestNextInBodyResume(t *testing.T) {
+	next := map[int]string{
+		1: `"{base}/articles?page=2"`,
+		2: `{"href": "/articles?page=3"}`,
+		3: `"?page=4"`,
+		4: `{"href": "{base}/articles?page=5", "meta": {"page": 5}}`,
+		5: `null`,
+	}
+	pages := map[string]bodyPage{}
+	var all []int
+	for p := 1; p <= 5; p++ {
+		ids := []string{}
+		for i := 3*p - 2; i <= 3*p; i++ {
+			ids = append(ids, `{"type": "articles", "id": `+strconv.Itoa(i)+`}`)
+			all = append(all, i)
+		}
+		pages["/articles?page="+strconv.Itoa(p)] = bodyPage{body: `{"data": [` + strings.Join(ids, ", ") + `], "links": {"self": "?page=` + strconv.Itoa(p) + `", "next": ` + next[p] + `}}`}
+	}
+	a := newBodyAPI(t, pages)
+	type article struct {
+		ID int `json:"id"`
+	}
+	errStop := errors.New("stopped")
+	// run yields the items from checkpoint on, and stops after page stop
+	// (0: never), returning the checkpoint then.
+	run := func(checkpoint string, stop int) (items []int, resume string, err error) {
+		req, _ := http.NewRequest(http.MethodGet, checkpoint, nil)
+		page := 0
+		save := paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
+			resume = next.URL.String() // every item before it is done
+			if page++; page == stop {
+				return errStop
+			}
+			return nil
+		})
+		for it, err := range paging.Items(context.Background(), a.Client(), req, paging.JSONItemsAt[article]("/data"), paging.NextInBody("/links/next"), save) {
+			if err != nil {
+				return items, resume, err
+			}
+			items = append(items, it.ID)
+		}
+		return items, "", nil
+	}
+	for k := 1; k <= 4; k++ {
+		first, checkpoint, err := run(a.URL+"/articles?page=1", k)
+		if !errors.Is(err, errStop) {
+			t.Fatalf("stop after page %d: error %v, want it stopped", k, err)
+		}
+		if want := a.URL + "/articles?page=" + strconv.Itoa(k+1); checkpoint != want {
+			t.Errorf("stop after page %d: checkpoint %q, want %q", k, checkpoint, want)
+		}
+		rest, _, err := run(checkpoint, 0)
+		if err != nil {
+			t.Fatalf("resume after page %d: %v", k, err)
+		}
+		if !slices.Equal(first, all[:3*k]) || !slices.Equal(rest, all[3*k:]) {
+			t.Errorf("stop after page %d: items %v, then %v on resuming; want %v, then %v", k, first, rest, all[:3*k], all[3*k:])
+		}
 	}
 }
 
