@@ -160,6 +160,7 @@ func TestRules(t *testing.T) {
 			site{header: without("cite-as"), html: "<link rel=\"cite-as\" href=\"https://doi.org/10.5281/\x01zenodo.1\">", docs: good.docs}, []string{"L1 E11"}, 0},
 		{"rule 12: cite-as on the repository's origin", linksetSite(append(without("cite-as"), `<{base}/handle/123456789/5>; rel="cite-as"`), strings.Replace(goodLinkset, "https://doi.org/10.5281/zenodo.1", "{base}/handle/123456789/5", 1)), []string{"L1 W12", "L2 W12"}, 2},
 		{"rule 13: a header that does not parse", linksetSite(with(`<{base}/x; rel="item"`), goodLinkset), []string{"L1 E13"}, 0},
+		{"rule 13: HTML cut at MaxBytes", site{header: level1, html: "<!--" + strings.Repeat(" ", 5<<20) + `--><link rel="item" href="{base}/late.csv" type="text/csv">`, docs: good.docs}, []string{"L1 E13"}, 0},
 		{"rule 14: linkset without type", linksetSite(append(without("linkset"), `<{base}/linkset>; rel="linkset"`), goodLinkset), []string{"L2 E14"}, 1},
 		{"rule 15: relative anchor and target", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/data.csv","collection":[{"href":"{base}/record"`, `"anchor":"data.csv","collection":[{"href":"record"`, 1)), []string{"L2 E15"}, 1},
 		{"rule 16: no context for the landing page", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/record"`, `"anchor":"{base}/elsewhere"`, 1)), []string{"L2 E16"}, 1},
