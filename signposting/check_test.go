@@ -220,3 +220,32 @@ func TestCheckOncePerLink(t *testing.T) {
 		})
 	}
 }
+
+// TestLinksetProblemWords checks the words of rule 17's problems: they are
+// this package's, without the "paging: " of discover's status error or
+// the "discover: " of its cut, which named another package.
+func TestLinksetProblemWords(t *testing.T) {
+	big := `{"linkset":[` + strings.Repeat(" ", 5<<20) + `]}`
+	tests := []struct {
+		name string
+		site site
+		want string
+	}{
+		{"404", site{header: level1}, `the linkset answered 404 Not Found (rule 17)`},
+		{"cut", linksetSite(level1, big), `the linkset could not be read: "body cut at MaxBytes: read the first 4194304 bytes of it, which is longer; a cut linkset gives no links" (rule 17)`},
+		{"not a linkset", linksetSite(level1, `{"hello":1}`), `the linkset could not be read: "invalid linkset: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, p := range fetchSite(t, tt.site).Check() {
+				if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+					got = append(got, p.Msg)
+				}
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
+				t.Errorf("rule 17 problems %q, want one starting %q", got, tt.want)
+			}
+		})
+	}
+}
