@@ -248,4 +248,32 @@ func TestLinksetProblemWords(t *testing.T) {
 			}
 		})
 	}
+	t.Run("404 after a redirect", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/record":
+				w.Header().Set("Link", `</linkset>; rel="linkset"; type="application/linkset+json"`)
+			case "/linkset":
+				http.Redirect(w, r, "/moved", http.StatusFound)
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		defer srv.Close()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/record", nil)
+		s, err := Fetch(context.Background(), nil, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `the linkset answered 404 Not Found at "` + srv.URL + `/moved", where it redirected (rule 17)`
+		var got []string
+		for _, p := range s.Check() {
+			if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+				got = append(got, p.Msg)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("rule 17 problems %q, want %q", got, want)
+		}
+	})
 }
