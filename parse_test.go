@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -692,7 +689,7 @@ func repeatLine(line string, k int, last string) []string {
 // TestParseTimeLinear checks, with wide slack, that parsing 4 times the
 // input takes at most 6 times as long for every memory shape: the best of
 // three runs at 1 MiB and at 4 MiB, taken in turn after a garbage
-// collection and with the collector off, in processor time (cpuTime), and
+// collection and with the collector off, in processor time (memtest.CPUTime), and
 // measured again up to three times before the test fails,
 // as the machine may be busy with other work.
 func TestParseTimeLinear(t *testing.T) {
@@ -709,39 +706,13 @@ func TestParseTimeLinear(t *testing.T) {
 }
 
 // checkLinear fails t when run(large), on 4 times the input of run(small),
-// takes more than 6 times as long in three measurements in a row.
+// takes more than 6 times as long in three measurements in a row
+// (memtest.Linear).
 func checkLinear(t *testing.T, name, small, large string, run func(string)) {
 	t.Helper()
-	// Without collections during a run: a collection starts when the heap
-	// reaches a size, which the large input reaches and the small one may
-	// not, and its cost is the live heap's, not the parse's.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var ratio float64
-	var ds, dl time.Duration
-	for range 3 {
-		ds, dl = time.Duration(1<<62), time.Duration(1<<62)
-		for range 3 {
-			ds = min(ds, timed(small, run))
-			dl = min(dl, timed(large, run))
-		}
-		ratio = float64(dl) / float64(max(ds, time.Microsecond))
-		// Below 100 ms for 4 MiB the ratio is noise (process CPU time
-		// includes parallel tests and page faults of fresh memory); a
-		// quadratic parse would take minutes there, not milliseconds.
-		if ratio <= 6 || dl < 100*time.Millisecond {
-			return
-		}
+	if ok, ds, dl := memtest.Linear(func() { run(small) }, func() { run(large) }, 6); !ok {
+		t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), float64(dl)/float64(ds))
 	}
-	t.Errorf("%s: %v for %d bytes, %v for %d: ratio %.1f", name, ds, len(small), dl, len(large), ratio)
-}
-
-// timed returns the processor time run(in) takes, after a garbage
-// collection.
-func timed(in string, run func(string)) time.Duration {
-	runtime.GC()
-	start := cpuTime()
-	run(in)
-	return cpuTime() - start
 }
 
 // TestParseTitleStarAllocs checks that the decoded title* and name* values

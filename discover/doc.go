@@ -99,9 +99,10 @@
 //  13. At most [MaxBytes] of each body are read (4 MiB by default); a longer
 //     body gives the links found in that much and an error wrapping
 //     [ErrTruncated], and the rest is not downloaded. A linkset whose body
-//     could not be read whole (the connection broke, the time ran out)
-//     gives the read's error and no links: a cut linkset can parse into
-//     links that were never sent.
+//     could not be read whole (the connection broke, the time ran out, it
+//     was longer than MaxBytes) gives that one error and no links: a cut
+//     linkset can parse into links that were never sent (rel="ite" of
+//     rel="item"), and is not parsed.
 //  14. With [FollowLinksets], each rel="linkset" target found in the header
 //     or body that has the origin of the final URL is fetched once, with
 //     Accept: application/linkset+json, application/linkset;q=0.9, and its
@@ -137,7 +138,7 @@
 //  17. [FollowLinksets] fetches at most 16 linksets for a resource, and
 //     reads at most [MaxBytes] (4 MiB by default) of them together, in the
 //     order the links were found; the linkset that passes the bytes is cut
-//     ([ErrTruncated]). The linksets left out are an error wrapping
+//     ([ErrTruncated]) and gives no links. The linksets left out are an error wrapping
 //     [ErrLinksetLimit] that says how many and names the first: one page
 //     listing 2,000 linksets made 2,001 requests and a 2.6 GB heap before.
 //     Each URL is read once, also through redirects (compared without

@@ -285,8 +285,9 @@ func TestLinksMaxBytes(t *testing.T) {
 	}
 }
 
-// TestLinksDefaultMaxBytes checks the 4 MiB default and that a body of
-// exactly MaxBytes is not cut.
+// TestLinksDefaultMaxBytes checks the 4 MiB default, that a body of
+// exactly MaxBytes is not cut, and that a cut linkset gives no links (rule
+// 13), though the cut falls in the spaces after its one link.
 func TestLinksDefaultMaxBytes(t *testing.T) {
 	for _, tc := range []struct {
 		size int
@@ -304,9 +305,22 @@ func TestLinksDefaultMaxBytes(t *testing.T) {
 		srv := httptest.NewServer(respond(200, weblink.LinksetType, body))
 		got, err := get(t, srv.URL, tc.opts...)
 		srv.Close()
-		if errors.Is(err, ErrTruncated) != tc.cut || len(got) != 1 {
+		if want := map[bool]int{false: 1, true: 0}[tc.cut]; errors.Is(err, ErrTruncated) != tc.cut || len(got) != want {
 			t.Errorf("size %d: got %d links, error %v; want cut=%v", tc.size, len(got), err, tc.cut)
 		}
+	}
+}
+
+// TestLinksCutLinkset checks that a linkset cut at MaxBytes gives no links
+// (rule 13): cut after "rel=ite" it parsed into a rel="ite" link that was
+// never sent, and a JSON linkset was parsed whole only to fail on its end.
+func TestLinksCutLinkset(t *testing.T) {
+	body := `</a>; rel="item", </b>; rel=item`
+	srv := httptest.NewServer(respond(200, weblink.LinksetType, body))
+	defer srv.Close()
+	got, err := get(t, srv.URL, MaxBytes(int64(len(body)-1)))
+	if len(got) != 0 || !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "a cut linkset gives no links") {
+		t.Errorf("links %v, error %v; want none, and ErrTruncated saying so", summary(got, srv.URL), err)
 	}
 }
 
@@ -405,7 +419,8 @@ func TestFollowLinksetsHeaders(t *testing.T) {
 
 // TestFollowLinksetsErrors checks that a linkset that fails is reported and
 // the others are still read, and that MaxBytes applies to the linksets
-// together (rule 17): /big is cut at what /bad and /ok left of it.
+// together (rule 17): /big is cut at what /bad and /ok left of it, and
+// gives no links, though its first link came whole (rule 13).
 func TestFollowLinksetsErrors(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/", respond(200, "text/html", `<link rel="linkset" href="/html"><link rel=linkset href=/ok><link rel=linkset href=/big>`,
@@ -418,13 +433,12 @@ func TestFollowLinksetsErrors(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	got, err := get(t, srv.URL+"/", FollowLinksets(), MaxBytes(200))
-	wantTail := []string{"ok /fine", "a /b1"}
-	if s := summary(got, srv.URL); len(s) < 2 || !cmp.Equal(wantTail, s[len(s)-2:]) {
-		t.Errorf("links %v; want them to end with %v", s, wantTail)
+	if s := summary(got, srv.URL); len(s) == 0 || s[len(s)-1] != "ok /fine" {
+		t.Errorf("links %v; want them to end with ok /fine, none from the cut /big", s)
 	}
 	var se *paging.StatusError
 	if !errors.As(err, &se) || se.StatusCode != 410 || !errors.Is(err, ErrTruncated) || !errors.Is(err, weblink.ErrInvalidLinkset) ||
-		!strings.Contains(err.Error(), `served as "text/html"`) {
+		!strings.Contains(err.Error(), `served as "text/html"`) || !strings.Contains(err.Error(), "a cut linkset gives no links") {
 		t.Errorf("error %v; want the 410, the cut linkset, the invalid one and the HTML one", err)
 	}
 }

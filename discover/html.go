@@ -39,7 +39,7 @@ func HTML(r io.Reader, base *url.URL, opts ...Option) (weblink.Links, error) {
 	cr := &capReader{r: r, n: cfg.maxBytes}
 	links, err := s.scan(cr, base)
 	if cr.cut {
-		err = joinErr(err, truncated(cfg.maxBytes, "the HTML document"))
+		err = joinErr(err, truncated(cfg.maxBytes, "the HTML document", "links after them are missing"))
 	}
 	return links, err
 }

@@ -63,16 +63,16 @@ func TestFollowLinksetsOneLeftOut(t *testing.T) {
 }
 
 // TestFollowLinksetsBytes: the linksets together are read up to MaxBytes
-// (rule 17): the one that passes it is cut (ErrTruncated), the rest are not
-// fetched, and that is an error too.
+// (rule 17): the one that passes it is cut (ErrTruncated) and gives no
+// links (rule 13), the rest are not fetched, and that is an error too.
 func TestFollowLinksetsBytes(t *testing.T) {
 	srv, requests := fanOut(t, 10, 100)
 	links, err := get(t, srv.URL+"/", FollowLinksets(), MaxBytes(350)) // the resource is 330 bytes
 	if got := requests.Load(); got != 5 {
 		t.Errorf("%d requests, want 5: the resource and 4 linksets", got)
 	}
-	if got := len(links); got != 10+4 {
-		t.Errorf("%d links, want 14", got)
+	if got := len(links); got != 10+3 {
+		t.Errorf("%d links, want 13: the cut fourth linkset gives none", got)
 	}
 	if !errors.Is(err, ErrTruncated) || !errors.Is(err, ErrLinksetLimit) || !strings.Contains(err.Error(), "6 linksets not followed") {
 		t.Errorf("error %v; want the fourth linkset cut and 6 linksets not followed", err)

@@ -60,8 +60,10 @@ func itemID(item json.RawMessage, path []string) string {
 
 // TestNextInBodyShapes pages through the examples of the specifications
 // of JSON:API 1.1, HAL, OData 4.0 and 4.01 and Microsoft Graph, pages that
-// Azure Key Vault sent, recorded in the Azure SDK's tests, and the last
-// page of the Microsoft Graph Go SDK's page iterator tests (origins in
+// Azure Key Vault sent, recorded in the Azure SDK's tests, the last page
+// of the Microsoft Graph Go SDK's page iterator tests, and two pages that
+// the JSON:API adapter of Rails' active_model_serializers writes in its
+// own tests, the second the last (origins in
 // testdata/bodies/README.md), each served with its links rewritten to the
 // test server and followed by a last page: NextInBody follows the link at
 // the pointer of the shape (rules 29 and 31) and JSONItemsAt decodes the
@@ -95,6 +97,12 @@ func TestNextInBodyShapes(t *testing.T) {
 			pages: []shapePage{
 				{uri: "/example-data?page[after]=abcde&page[before]=xxx", file: "jsonapi-cursor-profile-range.json", ids: []string{"7", "8"}},
 				{uri: "/example-data?page[after]=zzz", body: `{"links": {"prev": "/example-data?page[before]=zzz"}, "data": []}`, ids: []string{}},
+			}},
+		{name: "JSON:API server, active_model_serializers", next: "/links/next", items: "/data", id: []string{"id"},
+			origins: []string{"http://example.com"},
+			pages: []shapePage{
+				{uri: "/?page%5Bnumber%5D=2&page%5Bsize%5D=2", file: "ams-jsonapi-page-2.json", ids: []string{"3", "4"}},
+				{uri: "/?page%5Bnumber%5D=3&page%5Bsize%5D=2", file: "ams-jsonapi-last-page.json", ids: []string{"5"}},
 			}},
 		{name: "JSON:API link object", next: "/links/next", items: "/data", id: []string{"id"},
 			pages: []shapePage{

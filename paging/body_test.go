@@ -9,11 +9,13 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/weblinking/weblink/internal/memtest"
 	"github.com/weblinking/weblink/paging"
 )
 
@@ -364,8 +366,19 @@ func TestNextInBodyHostile(t *testing.T) {
 	}
 }
 
+// arrayAtEnd is a page of size bytes whose array, [1, 2, 3] at "/data",
+// comes after an array of objects that is skipped.
+func arrayAtEnd(size int64) *repeatBody {
+	return &repeatBody{head: `{"meta": [`, fill: `{"id": "1", "n": 2.5, "ok": true},`, tail: `{}], "data": [1, 2, 3]}`, size: size}
+}
+
 // TestJSONItemsAtHostile: a long page and deep nesting before the array
-// are read in memory that does not grow with them (rules 33, 34).
+// are read in memory that does not grow with them (rules 33, 34), and in
+// time and allocations linear in the page: 4 MiB allocate at most 32
+// bytes per page byte (18.4 measured) and 4.5 times what 1 MiB allocate
+// (with -short, 1 MiB and 256 KiB), and take at most 8 times as long as 1
+// MiB (memtest.Linear: processor time, best of 3, measured again up to 3
+// times; not with -short).
 func TestJSONItemsAtHostile(t *testing.T) {
 	size := int64(256 << 20) // at 10 to 40 MB/s: skipped token by token
 	if testing.Short() {
@@ -377,7 +390,7 @@ func TestJSONItemsAtHostile(t *testing.T) {
 		items int
 		msg   string
 	}{
-		{"the array at the end", &repeatBody{head: `{"meta": [`, fill: `{"id": "1", "n": 2.5, "ok": true},`, tail: `{}], "data": [1, 2, 3]}`, size: size}, 3, ""},
+		{"the array at the end", arrayAtEnd(size), 3, ""},
 		{"a million levels", &repeatBody{head: `{"a": `, fill: "[", size: 1 << 20}, 0, "deeper than 10000"},
 		{"10 000 levels", &repeatBody{head: `{"a": ` + strings.Repeat("[", 9999), fill: " ", tail: strings.Repeat("]", 9999) + `, "data": [7]}`, size: 1 << 20}, 1, ""},
 	} {
@@ -399,6 +412,40 @@ func TestJSONItemsAtHostile(t *testing.T) {
 			t.Logf("%d MiB in %v, at most %d MiB of heap in use", tc.body.size>>20, d, alloc>>20)
 		})
 	}
+	t.Run("linear", func(t *testing.T) {
+		small, large := int64(1<<20), int64(4<<20)
+		if testing.Short() {
+			small, large = 256<<10, 1<<20 // the allocations are the same each run
+		}
+		read := func(size int64) func() {
+			return func() {
+				items, err := paging.JSONItemsAt[int]("/data")(&http.Response{StatusCode: 200, Body: arrayAtEnd(size)})
+				if err != nil || len(items) != 3 {
+					t.Errorf("%d bytes: %v, error %v; want 3 items", size, items, err)
+				}
+			}
+		}
+		// The least of 3: the counts are process-wide.
+		allocated := func(f func()) uint64 {
+			return min(memtest.Allocated(f), memtest.Allocated(f), memtest.Allocated(f))
+		}
+		as, al := allocated(read(small)), allocated(read(large))
+		t.Logf("allocated %d bytes for %d KiB, %d for %d KiB: %.1f per page byte", as, small>>10, al, large>>10, float64(al)/float64(large))
+		if perByte := float64(al) / float64(large); perByte > 32 {
+			t.Errorf("%d KiB allocated %.1f bytes per page byte, want at most 32", large>>10, perByte)
+		}
+		if al > as*9/2+64<<10 {
+			t.Errorf("%d bytes allocated for %d KiB but %d for %d KiB: not linear", as, small>>10, al, large>>10)
+		}
+		if testing.Short() {
+			return // the time is measured without -short
+		}
+		ok, ds, dl := memtest.Linear(read(small), read(large), 8)
+		t.Logf("1 MiB in %v, 4 MiB in %v of processor time", ds, dl)
+		if !ok {
+			t.Errorf("1 MiB in %v, 4 MiB in %v: ratio %.1f, want at most 8", ds, dl, float64(dl)/float64(ds))
+		}
+	})
 }
 
 // BenchmarkJSONItemsAt decodes the 100 issues of BenchmarkJSONItems's page
@@ -517,6 +564,72 @@ func TestNextInBodyRateLimit(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"/1", "/2", "/2", "/3"}; !slices.Equal(seen, want) {
 		t.Errorf("requests %q, want %q (the refused page asked for again)", seen, want)
+	}
+}
+
+// TestNextInBodyResume stops a run of Items in BeforeNext after page k,
+// keeping next.URL as the checkpoint, and resumes from it: the second run
+// yields exactly the items after page k, so that the two give each item
+// once, in order (rules 4 and 31). The body links are written in each of
+// their forms: absolute, a link object, relative to the page.
+func TestNextInBodyResume(t *testing.T) {
+	next := map[int]string{
+		1: `"{base}/articles?page=2"`,
+		2: `{"href": "/articles?page=3"}`,
+		3: `"?page=4"`,
+		4: `{"href": "{base}/articles?page=5", "meta": {"page": 5}}`,
+		5: `null`,
+	}
+	pages := map[string]bodyPage{}
+	var all []int
+	for p := 1; p <= 5; p++ {
+		ids := []string{}
+		for i := 3*p - 2; i <= 3*p; i++ {
+			ids = append(ids, `{"type": "articles", "id": `+strconv.Itoa(i)+`}`)
+			all = append(all, i)
+		}
+		pages["/articles?page="+strconv.Itoa(p)] = bodyPage{body: `{"data": [` + strings.Join(ids, ", ") + `], "links": {"self": "?page=` + strconv.Itoa(p) + `", "next": ` + next[p] + `}}`}
+	}
+	a := newBodyAPI(t, pages)
+	type article struct {
+		ID int `json:"id"`
+	}
+	errStop := errors.New("stopped")
+	// run yields the items from checkpoint on, and stops after page stop
+	// (0: never), returning the checkpoint then.
+	run := func(checkpoint string, stop int) (items []int, resume string, err error) {
+		req, _ := http.NewRequest(http.MethodGet, checkpoint, nil)
+		page := 0
+		save := paging.BeforeNext(func(_ *http.Response, next *http.Request) error {
+			resume = next.URL.String() // every item before it is done
+			if page++; page == stop {
+				return errStop
+			}
+			return nil
+		})
+		for it, err := range paging.Items(context.Background(), a.Client(), req, paging.JSONItemsAt[article]("/data"), paging.NextInBody("/links/next"), save) {
+			if err != nil {
+				return items, resume, err
+			}
+			items = append(items, it.ID)
+		}
+		return items, "", nil
+	}
+	for k := 1; k <= 4; k++ {
+		first, checkpoint, err := run(a.URL+"/articles?page=1", k)
+		if !errors.Is(err, errStop) {
+			t.Fatalf("stop after page %d: error %v, want it stopped", k, err)
+		}
+		if want := a.URL + "/articles?page=" + strconv.Itoa(k+1); checkpoint != want {
+			t.Errorf("stop after page %d: checkpoint %q, want %q", k, checkpoint, want)
+		}
+		rest, _, err := run(checkpoint, 0)
+		if err != nil {
+			t.Fatalf("resume after page %d: %v", k, err)
+		}
+		if !slices.Equal(first, all[:3*k]) || !slices.Equal(rest, all[3*k:]) {
+			t.Errorf("stop after page %d: items %v, then %v on resuming; want %v, then %v", k, first, rest, all[:3*k], all[3*k:])
+		}
 	}
 }
 

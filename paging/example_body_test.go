@@ -100,8 +100,8 @@ func ExampleNextInBody_hal() {
 // ExampleNextInBody_odata pages through an OData 4.0 collection, as
 // Microsoft Graph serves every list: the next link is "@odata.nextLink",
 // absent on the last page, and the items are in "value". OData 4.01
-// services write "@nextLink" (the pointer "/@nextLink"), Azure Resource
-// Manager "nextLink" ("/nextLink").
+// services write "@nextLink" (see ExampleNextInBody_odata401), Azure
+// "nextLink" ("/nextLink").
 func ExampleNextInBody_odata() {
 	srv := newShapeAPI(func(next, items string) string {
 		link := ""
@@ -112,6 +112,28 @@ func ExampleNextInBody_odata() {
 	})
 	defer srv.Close()
 	printItems(srv, "/@odata.nextLink", "/value")
+	// Output:
+	// apple
+	// banana
+	// cherry
+	// damson
+	// elderberry
+	// fig
+}
+
+// ExampleNextInBody_odata401 pages through an OData 4.01 collection, whose
+// control information drops the "odata." prefix: the next link is
+// "@nextLink", absent on the last page, the items in "value".
+func ExampleNextInBody_odata401() {
+	srv := newShapeAPI(func(next, items string) string {
+		link := ""
+		if next != "" {
+			link = `, "@nextLink": "` + next + `"`
+		}
+		return `{"@context": "/$metadata#orders", "value": [` + items + `]` + link + `}`
+	})
+	defer srv.Close()
+	printItems(srv, "/@nextLink", "/value")
 	// Output:
 	// apple
 	// banana

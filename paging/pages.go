@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/weblinking/weblink/internal/ascii"
 	"github.com/weblinking/weblink/internal/peertext"
 	"github.com/weblinking/weblink/internal/quote"
 	"github.com/weblinking/weblink/internal/weborigin"
@@ -86,11 +85,7 @@ type StatusError struct {
 // UTF-8) or longer than 64 bytes is quoted and shortened too, as in
 // answered "500 \x1b[2J".
 func (e *StatusError) Error() string {
-	status := e.Status
-	if len(status) > 64 || !ascii.IsPrint(status) {
-		status = quote.Value(status)
-	}
-	return "paging: " + quote.URLString(e.URL) + " answered " + status + "; the response body may say why"
+	return "paging: " + quote.URLString(e.URL) + " answered " + quote.Status(e.Status) + "; the response body may say why"
 }
 
 // Is reports whether target is [ErrStatus], so that [errors.Is](err, ErrStatus)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/internal/memtest"
 )
 
 // site is what a test server serves: the landing page at /record with
@@ -161,6 +162,7 @@ func TestRules(t *testing.T) {
 			site{header: without("cite-as"), html: "<link rel=\"cite-as\" href=\"https://doi.org/10.5281/\x01zenodo.1\">", docs: good.docs}, []string{"L1 E11"}, 0},
 		{"rule 12: cite-as on the repository's origin", linksetSite(append(without("cite-as"), `<{base}/handle/123456789/5>; rel="cite-as"`), strings.Replace(goodLinkset, "https://doi.org/10.5281/zenodo.1", "{base}/handle/123456789/5", 1)), []string{"L1 W12", "L2 W12"}, 2},
 		{"rule 13: a header that does not parse", linksetSite(with(`<{base}/x; rel="item"`), goodLinkset), []string{"L1 E13"}, 0},
+		{"rule 13: HTML cut at MaxBytes", site{header: level1, html: "<!--" + strings.Repeat(" ", 5<<20) + `--><link rel="item" href="{base}/late.csv" type="text/csv">`, docs: good.docs}, []string{"L1 E13"}, 0},
 		{"rule 14: linkset without type", linksetSite(append(without("linkset"), `<{base}/linkset>; rel="linkset"`), goodLinkset), []string{"L2 E14"}, 1},
 		{"rule 15: relative anchor and target", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/data.csv","collection":[{"href":"{base}/record"`, `"anchor":"data.csv","collection":[{"href":"record"`, 1)), []string{"L2 E15"}, 1},
 		{"rule 16: no context for the landing page", linksetSite(level1, strings.Replace(goodLinkset, `"anchor":"{base}/record"`, `"anchor":"{base}/elsewhere"`, 1)), []string{"L2 E16"}, 1},
@@ -286,4 +288,128 @@ func FuzzCheck(f *testing.F) {
 		}
 		_ = s.Level()
 	})
+}
+
+// TestLinksetProblemWords checks the words of rule 17's problems: they are
+// this package's, without the "paging: " of discover's status error or
+// the "discover: " of its cut, which named another package.
+func TestLinksetProblemWords(t *testing.T) {
+	big := `{"linkset":[` + strings.Repeat(" ", 5<<20) + `]}`
+	tests := []struct {
+		name string
+		site site
+		want string
+	}{
+		{"404", site{header: level1}, `the linkset answered 404 Not Found (rule 17)`},
+		{"cut", linksetSite(level1, big), `the linkset could not be read: "body cut at MaxBytes: read the first 4194304 bytes of it, which is longer; a cut linkset gives no links" (rule 17)`},
+		{"not a linkset", linksetSite(level1, `{"hello":1}`), `the linkset could not be read: "invalid linkset: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, p := range fetchSite(t, tt.site).Check() {
+				if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+					got = append(got, p.Msg)
+				}
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
+				t.Errorf("rule 17 problems %q, want one starting %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("404 after a redirect", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/record":
+				w.Header().Set("Link", `</linkset>; rel="linkset"; type="application/linkset+json"`)
+			case "/linkset":
+				http.Redirect(w, r, "/moved", http.StatusFound)
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		defer srv.Close()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/record", nil)
+		s, err := Fetch(context.Background(), nil, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `the linkset answered 404 Not Found at "` + srv.URL + `/moved", where it redirected (rule 17)`
+		var got []string
+		for _, p := range s.Check() {
+			if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+				got = append(got, p.Msg)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("rule 17 problems %q, want %q", got, want)
+		}
+	})
+}
+
+// TestHostileLinksetMemory bounds the memory a linkset of 100 MB costs:
+// discover reads the first 4 MiB of it (MaxBytes), and a linkset cut
+// there is not parsed (rule 13 of package discover), so Fetch allocates a
+// few bytes per byte read, for the read itself (2.4, 10 MB). Parsing the
+// cut 4 MiB before failing on their end allocated 36 bytes per byte read
+// (151 MB).
+func TestHostileLinksetMemory(t *testing.T) {
+	const read = 4 << 20 // discover's default MaxBytes
+	// A server of its own, which writes the linkset without a copy of it
+	// for each request.
+	var base string
+	var huge []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/linkset" {
+			w.Header().Set("Content-Type", weblink.LinksetJSONType)
+			w.Write(huge)
+			return
+		}
+		for _, h := range level1 {
+			w.Header().Add("Link", strings.ReplaceAll(h, "{base}", base))
+		}
+	}))
+	defer srv.Close()
+	base = srv.URL
+	huge = []byte(`{"linkset":[{"anchor":"` + base + `/record","item":[` + strings.Repeat(`{"href":"`+base+`/x","type":"text/csv"},`, 100<<20/60) + `{"href":"` + base + `/y"}]}]}`)
+	fetch := func() {
+		req, _ := http.NewRequest(http.MethodGet, base+"/record", nil)
+		if _, err := Fetch(context.Background(), nil, req); err != nil {
+			t.Fatalf("Fetch: %v", err)
+		}
+	}
+	fetch() // the server's and the client's first allocations
+	// The counts are process-wide and the server allocates too: the
+	// least of three runs.
+	least := memtest.Allocated(fetch)
+	for range 2 {
+		least = min(least, memtest.Allocated(fetch))
+	}
+	perByte := float64(least) / read
+	t.Logf("Fetch of a 100 MB linkset allocated %d bytes, %.2f per byte read", least, perByte)
+	if perByte > 8 {
+		t.Errorf("Fetch allocated %.1f bytes per byte read (%d bytes), want at most 8: the cut linkset was parsed", perByte, least)
+	}
+}
+
+// TestCutLinksetOnce checks that a linkset longer than discover's 4 MiB is
+// one rule 17 problem, the cut, naming the rel="linkset" link: it was two,
+// "body cut at MaxBytes" and the "invalid JSON: unexpected EOF" of the cut
+// document parsed.
+func TestCutLinksetOnce(t *testing.T) {
+	big := `{"linkset":[{"anchor":"{base}/record","item":[` + strings.Repeat(`{"href":"{base}/x","type":"text/csv"},`, 5<<20/40) + `{"href":"{base}/y"}]}]}`
+	s := fetchSite(t, linksetSite(level1, big))
+	var rule17 []Problem
+	for _, p := range s.Check() {
+		if ruleRE.FindStringSubmatch(p.Msg)[1] == "17" {
+			rule17 = append(rule17, p)
+		}
+	}
+	if len(rule17) != 1 || !strings.Contains(rule17[0].Msg, "cut at MaxBytes") || rule17[0].Level != 2 ||
+		rule17[0].Link == nil || !strings.HasSuffix(rule17[0].Link.Target, "/linkset") {
+		t.Errorf("rule 17 problems %+v; want one, at Level 2, saying the linkset was cut at MaxBytes and naming its link", rule17)
+	}
+	if s.Level() != 1 {
+		t.Errorf("Level() = %d, want 1", s.Level())
+	}
 }

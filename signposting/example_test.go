@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/signposting"
@@ -87,6 +88,27 @@ func ExampleFetch() {
 	}
 	fmt.Println(s.StatusCode, s.Collections[0].Target == page, s.Level())
 	// Output: 200 true 2
+}
+
+// Fetch reads a metadata record's signposts: its Level 1 links are one
+// describes link to the landing page and the linkset, and the linkset
+// gives its describes link at Level 2 too.
+func ExampleFetch_metadata() {
+	page, stop := publish()
+	defer stop()
+	req, _ := http.NewRequest(http.MethodGet, strings.Replace(page, "/records/", "/api/records/", 1), nil)
+	s, err := signposting.Fetch(context.Background(), nil, req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.StatusCode, len(s.Describes), s.Describes[0].Target == page, s.Describes[0].Type)
+	fmt.Println(len(s.Linksets), s.Linksets[0].Type)
+	fmt.Println("level", s.Level(), "problems", len(s.Check()))
+	// Output:
+	// 200 1 true text/html
+	// 1 application/linkset+json
+	// level 2 problems 0
 }
 
 // FromLinks reads Level 1 from links you already have, such as a Link

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/weblinking/weblink"
 	"github.com/weblinking/weblink/discover"
@@ -146,13 +147,39 @@ func (s *Signposts) noteErrors(err error) {
 		case errors.As(e, &re):
 			// The link is kept as written: rules 11 and 15 report it.
 		case errors.As(e, &fe):
-			s.notes.add(17, 2, false, s.linksetLink(fe.URL), "the linkset could not be read: "+quote.URLString(fe.Err.Error()))
+			s.notes.add(17, 2, false, s.linksetLink(fe.URL), linksetProblem(fe))
 		case errors.Is(e, discover.ErrLinksetLimit):
-			s.notes.add(17, 2, false, nil, quote.URLString(e.Error()))
+			s.notes.add(17, 2, false, nil, errorText(e))
 		default:
-			s.notes.add(13, 1, false, nil, "the resource's links could not all be read: "+quote.URLString(e.Error()))
+			s.notes.add(13, 1, false, nil, "the resource's links could not all be read: "+errorText(e))
 		}
 	}
+}
+
+// linksetProblem says why the linkset fe names could not be read: the
+// status it answered with, or the error.
+func linksetProblem(fe *discover.FollowError) string {
+	var st *paging.StatusError
+	if !errors.As(fe.Err, &st) {
+		return "the linkset could not be read: " + errorText(fe.Err)
+	}
+	msg := "the linkset answered " + quote.Status(st.Status)
+	if st.URL != fe.URL {
+		msg += " at " + quote.URLString(st.URL) + ", where it redirected"
+	}
+	return msg
+}
+
+// errorText is the message of err, the error of package discover or
+// weblink, for a Problem: quoted, since it holds what a peer sent, and
+// without the "discover: " or "weblink: " it starts with, since
+// signposting reports it.
+func errorText(err error) string {
+	msg := err.Error()
+	for _, prefix := range [...]string{"discover: ", "weblink: "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	return quote.URLString(msg)
 }
 
 // linksetLink returns the rel="linkset" link whose target is u (compared

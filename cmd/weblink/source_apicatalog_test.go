@@ -59,18 +59,29 @@ func TestAPICatalogHostilePeers(t *testing.T) {
 		t.Errorf("trickle: exit %d, stderr %q; want one line saying -timeout ran out", r.code, r.stderr)
 	}
 
-	// A catalog larger than 4 MiB that is not a linkset in what is read:
-	// two problems, each on its own line (not joined with an escaped
-	// newline).
+	// A catalog whose two nested catalogs fail, one with a 404 and one
+	// larger than 4 MiB: two problems, each on its own line (not joined
+	// with an escaped newline), and the catalog's own links (exit 0). The
+	// cut catalog is one problem, not also the invalid JSON it was cut
+	// into (rule 13 of package discover).
 	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", weblink.LinksetJSONType)
-		w.Write([]byte(strings.Repeat(" ", 5<<20)))
+		switch r.URL.Path {
+		case "/.well-known/api-catalog":
+			w.Header().Set("Content-Type", weblink.LinksetJSONType)
+			io.WriteString(w, `{"linkset":[{"anchor":"/","api-catalog":[{"href":"/gone"},{"href":"/big"}]}]}`)
+		case "/big":
+			w.Header().Set("Content-Type", weblink.LinksetJSONType)
+			w.Write([]byte(`{"linkset":[` + strings.Repeat(" ", 5<<20)))
+		default:
+			http.NotFound(w, r)
+		}
 	}))
 	defer big.Close()
 	r = runCmd(t, "", "-url", big.URL, "-api-catalog")
 	noEscape("big", r)
-	if r.code == exitOK || strings.Contains(r.stderr, `\x0a`) || strings.Count(r.stderr, "\n") != 2 {
-		t.Errorf("big: exit %d, stderr %q; want two problems on two lines", r.code, r.stderr)
+	if r.code != exitOK || strings.Contains(r.stderr, `\x0a`) || strings.Count(r.stderr, "\n") != 2 ||
+		strings.Count(r.stderr, "cut at MaxBytes") != 1 || strings.Contains(r.stderr, "invalid") {
+		t.Errorf("big: exit %d, stderr %q; want two problems on two lines, the cut once", r.code, r.stderr)
 	}
 
 	// 10 000 nested catalogs, titles with escapes, a nested catalog served

@@ -1,6 +1,7 @@
-// Package memtest measures memory for the tests of package weblink and
-// its subpackages, which bound the bytes allocated, or kept, per input
-// byte for hostile input.
+// Package memtest measures memory and time for the tests of package
+// weblink and its subpackages, which bound the bytes allocated, or kept,
+// per input byte for hostile input, and check that time grows linearly
+// with the input.
 package memtest
 
 import "runtime"

@@ -1,6 +1,9 @@
 package memtest
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 var sink []byte
 
@@ -38,5 +41,39 @@ func TestRetained(t *testing.T) {
 	}
 	if let > 64<<10 {
 		t.Errorf("Retained of a 1 MiB slice let go = %d bytes", let)
+	}
+}
+
+// spin does n units of work that the compiler cannot drop.
+func spin(n int) {
+	x := uint64(1)
+	for i := range n {
+		x = x*6364136223846793005 + uint64(i)
+	}
+	sinkN = x
+}
+
+var sinkN uint64
+
+// TestLinear checks that Linear passes work four times as large and fails
+// work sixteen times as large, over 100 ms (not with -short).
+func TestLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	n := 1 << 20
+	for {
+		start := CPUTime()
+		spin(16 * n)
+		if CPUTime()-start > 120*time.Millisecond {
+			break
+		}
+		n *= 2
+	}
+	if ok, ds, dl := Linear(func() { spin(n) }, func() { spin(4 * n) }, 8); !ok {
+		t.Errorf("4 times the work: %v, then %v; want it linear", ds, dl)
+	}
+	if ok, ds, dl := Linear(func() { spin(n) }, func() { spin(16 * n) }, 8); ok {
+		t.Errorf("16 times the work: %v, then %v; want it not linear", ds, dl)
 	}
 }

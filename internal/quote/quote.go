@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/weblinking/weblink/internal/ascii"
 )
 
 // maxValue is the most bytes of a value that Value shows.
@@ -21,6 +23,16 @@ func Value(s string) string {
 		return strconv.Quote(s[:maxValue]) + "..."
 	}
 	return strconv.Quote(s)
+}
+
+// Status is the status line s of a response ("404 Not Found") for an error
+// message: as it is when it is printable ASCII of at most 64 bytes, else
+// quoted and shortened by [Value] ("500 \x1b[2J").
+func Status(s string) string {
+	if len(s) > maxValue || !ascii.IsPrint(s) {
+		return Value(s)
+	}
+	return s
 }
 
 // URLString quotes the URL s. A URL of more than 200 bytes is shortened in

@@ -3,6 +3,7 @@ package quote
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,23 @@ func TestPlural(t *testing.T) {
 	for n, want := range map[int]string{0: "pages", 1: "page", 2: "pages"} {
 		if got := Plural(n, "page"); got != want {
 			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestStatus checks that a status line is shown as it is only when it is
+// printable ASCII of at most 64 bytes.
+func TestStatus(t *testing.T) {
+	long := "500 " + strings.Repeat("x", 61)
+	for in, want := range map[string]string{
+		"404 Not Found":   "404 Not Found",
+		"500 \x1b[2J":     `"500 \x1b[2J"`,
+		"200 caf\xc3\xa9": `"200 café"`,
+		long[:64]:         long[:64],
+		long:              strconv.Quote(long[:64]) + "...",
+	} {
+		if got := Status(in); got != want {
+			t.Errorf("Status(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

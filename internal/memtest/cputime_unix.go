@@ -1,16 +1,16 @@
 //go:build unix
 
-package weblink
+package memtest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the processor time the process has used, all threads
+// CPUTime returns the processor time the process has used, all threads
 // together, so that timing tests do not count the time other processes on
 // a busy machine hold the processor.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return time.Duration(time.Now().UnixNano())
