@@ -240,6 +240,16 @@ type parser struct {
 
 	errs []error
 	more int // problems found beyond maxErrors
+
+	// linkValue searches every target for a "<", unless countOpens is
+	// set: then it counts the "<" that open link-values (opens), so that
+	// parse can tell whether it needs a pass that searches. The zero
+	// value searches, for the callers of parseOne that stream (findNext,
+	// budgetLinks). alwaysSearch makes every pass of parse search, for
+	// the tests that compare the two.
+	opens        int
+	countOpens   bool
+	alwaysSearch bool
 }
 
 // reserve makes room for n more links, so that appending them does not
@@ -320,10 +330,48 @@ func startsElement(s string, j int) bool {
 // parse appends the links of the field value s. The caller may reserve
 // room for them first (reserve, countLinkValues); parseOne does when there
 // is none left.
+//
+// A target that holds a "<" is malformed (rule 8), and looking for one in
+// every target would cost a search a link-value. So the first pass skips
+// that search and counts the "<" that open link-values: when they are all
+// the "<" of s, no target holds one, and the links stand. Otherwise (a "<"
+// in a quoted-string, in a dropped element, or in a target) what the pass
+// appended is taken back and s is parsed again with the search, which
+// TestParseOpensCounted and FuzzParseOpens hold to the same result as
+// searching from the start.
 func (p *parser) parse(s string) {
-	p.sized, p.line = false, s
+	m := p.mark()
+	p.sized, p.line, p.opens, p.countOpens = false, s, 0, !p.alwaysSearch
 	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
 	}
+	if !p.countOpens || p.opens == strings.Count(s, "<") {
+		p.countOpens = false
+		return
+	}
+	p.undo(m)
+	p.sized, p.countOpens = false, false
+	for i, ok := p.parseOne(s, 0); ok; i, ok = p.parseOne(s, i) {
+	}
+}
+
+// parseMark is what parse needs to take back a pass over one field value.
+type parseMark struct {
+	links, strs, params, errs, more int
+	paramsSized                     bool
+}
+
+// mark returns the present lengths of p's slices, for undo.
+func (p *parser) mark() parseMark {
+	return parseMark{len(p.links), len(p.strs), len(p.params), len(p.errs), p.more, p.paramsSized}
+}
+
+// undo takes back what p appended since m. The text decoded from
+// ext-values in the meantime stays in p.text, unused: only a field value
+// parsed twice pays for it.
+func (p *parser) undo(m parseMark) {
+	clear(p.links[m.links:]) // newLink expects zero Links beyond len
+	p.links, p.strs, p.params, p.errs = p.links[:m.links], p.strs[:m.strs], p.params[:m.params], p.errs[:m.errs]
+	p.more, p.paramsSized = m.more, m.paramsSized
 }
 
 // parseOne parses the field value s from s[i] until it has appended one
@@ -522,12 +570,13 @@ func (p *parser) linkValue(s string, i int) (int, bool) {
 		p.syntaxError(i, "link-value must start with \"<\" (expected <URI-Reference>; params...); link-value dropped")
 		return i, false
 	}
+	p.opens++
 	end := strings.IndexByte(s[i+1:], '>')
 	if end < 0 {
 		p.syntaxError(i, "\"<\" is never closed by \">\"; link-value dropped")
 		return len(s), false
 	}
-	if strings.IndexByte(s[i+1:i+1+end], '<') >= 0 {
+	if !p.countOpens && strings.IndexByte(s[i+1:i+1+end], '<') >= 0 {
 		return p.strayOpen(s, i, i+1+end)
 	}
 	target := trimSpace(s[i+1 : i+1+end])

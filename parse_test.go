@@ -804,3 +804,58 @@ func TestParseSmallFieldBytes(t *testing.T) {
 		}
 	}
 }
+
+// sameAsSearching checks that ParseHeader of lines gives the same links and
+// errors whether parse's first pass counts the "<" of each field line
+// (what Parse does) or searches every target for one (alwaysSearch): the
+// count may only save the search, never change the result (rule 8).
+func sameAsSearching(t *testing.T, lines []string) {
+	t.Helper()
+	parseWith := func(alwaysSearch bool) (Links, string) {
+		p := parser{alwaysSearch: alwaysSearch}
+		ls, err := p.parseHeader(http.Header{"Link": lines})
+		if err != nil {
+			return ls, err.Error()
+		}
+		return ls, ""
+	}
+	want, wantErr := parseWith(true)
+	got, gotErr := parseWith(false)
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" || gotErr != wantErr {
+		t.Errorf("lines %q: counting the \"<\" gives what searching does not (-searching +counting):\n%s\nerrors:\n%s\n%s", lines, diff, wantErr, gotErr)
+	}
+}
+
+// TestParseOpensCounted checks that parse gives the same result whether it
+// counts the "<" that open link-values or searches every target for one
+// (rule 8), on field values whose "<" open link-values, are inside a
+// target (the link-value is malformed), a quoted-string, a dropped
+// element or an ext-value, and on several lines, one of which needs the
+// search; and that a Parser reused after such a field value gives the
+// links of the next one.
+func TestParseOpensCounted(t *testing.T) {
+	tests := [][]string{
+		{benchdata.GitHub4},
+		{`<http://x/a>; rel="alternate", <http://x/b; rel="next", </c>; rel=prev`},
+		{`<a<b>; rel=next, <?page=3>; rel=next`},
+		{`<a>; title="x<y", <b>; rel=next`},
+		{`<a>; title*=UTF-8''%3C%C3%A7, <b<c>; title*=UTF-8''%C3%A7; rel=next, <d>`},
+		{`junk <x>, <a>; rel=next`},
+		{`<a>; rel=next; x=<y>, <b>`},
+		{`<<>`, `<<<>>>`, `<>`},
+		{`<a>; rel=first`, `<b; rel=next, <c>; rel=last`, `<d>; title="<"`},
+		{`<a>; rel="next" junk, <b>, <c`},
+		{strings.Repeat(`<a>; x="<", `, 40) + `<b>; rel=next`},
+	}
+	for _, lines := range tests {
+		sameAsSearching(t, lines)
+	}
+	var p Parser
+	if _, err := p.Parse(`<a; rel=next, <b>; rel=last`); err == nil {
+		t.Fatal("a target holding a \"<\" parsed without an error")
+	}
+	got, err := p.Parse(benchdata.GitHub4)
+	if err != nil || len(got) != 4 || got[1].Target != benchdata.GitHub4Next {
+		t.Errorf("reused Parser: %d links, %v, want GitHub4's 4", len(got), err)
+	}
+}
