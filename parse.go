@@ -337,7 +337,7 @@ func startsElement(s string, j int) bool {
 // the "<" of s, no target holds one, and the links stand. Otherwise (a "<"
 // in a quoted-string, in a dropped element, or in a target) what the pass
 // appended is taken back and s is parsed again with the search, which
-// TestParseOpensCounted and FuzzParseOpens hold to the same result as
+// TestParseOpensCounted and FuzzParse hold to the same result as
 // searching from the start.
 func (p *parser) parse(s string) {
 	m := p.mark()
