@@ -34,6 +34,15 @@ const (
 	maxWaitReply = 100 * 365 * 24 * time.Hour // the longest wait Take answers: any stored time beyond reads as this
 )
 
+// luaNum is the Lua function num of the scripts: a stored field as a
+// number, 0 when it is not one, clamped to ±10^15.
+const luaNum = `
+local function num(v)
+  local n = tonumber(v)
+  if n == nil or n ~= n then return 0 end
+  return math.min(math.max(n, -1e15), 1e15)
+end`
+
 // takeScript reserves one request. KEYS[1] is the state, a hash: until
 // (the API refuses requests until then), reset and count (the window
 // whose count is known, and what is left of it), free (a response gave no
@@ -42,12 +51,7 @@ const (
 // the probe, the key's margin, the longest wait. It returns the wait in
 // milliseconds; 0: send now. A field that is not a number reads as absent
 // (0), one beyond ±10^15 (milliseconds: the year 33658) as ±10^15.
-var takeScript = redis.NewScript(`
-local function num(v)
-  local n = tonumber(v)
-  if n == nil or n ~= n then return 0 end
-  return math.min(math.max(n, -1e15), 1e15)
-end
+var takeScript = redis.NewScript(luaNum + `
 local k = KEYS[1]
 local now, lease, pwait, margin, maxw = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local h = redis.call('HMGET', k, 'until', 'reset', 'count', 'free', 'probe')
@@ -74,12 +78,7 @@ return 0
 // learnedScript records what a response said. KEYS[1] is the state (see
 // takeScript). ARGV: now, until (0: not refused), remaining (-1: not
 // said), reset (0: not said), the span of one window, the key's margin.
-var learnedScript = redis.NewScript(`
-local function num(v)
-  local n = tonumber(v)
-  if n == nil or n ~= n then return 0 end
-  return math.min(math.max(n, -1e15), 1e15)
-end
+var learnedScript = redis.NewScript(luaNum + `
 local k = KEYS[1]
 local now, u, rem, rs, same, margin = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local h = redis.call('HMGET', k, 'until', 'reset', 'count')
