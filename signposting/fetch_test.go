@@ -3,8 +3,11 @@ package signposting
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/weblinking/weblink"
 )
 
 // TestFetchArguments: a nil context, a nil request or one without a URL,
@@ -34,4 +37,105 @@ func TestFetchArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oddCiteAs and oddItem are signpost targets holding a comma and a
+// semicolon, the separators of a Link field: F-UJI cut such a cite-as at
+// the comma.
+const (
+	oddCiteAs = "https://doi.org/10.1/a,b;c"
+	oddItem   = "{base}/data,1;v=2.csv"
+)
+
+// odd replaces the cite-as and item targets of s with oddCiteAs and
+// oddItem.
+func odd(s string) string {
+	return strings.NewReplacer("https://doi.org/10.5281/zenodo.1", oddCiteAs, "{base}/data.csv", oddItem).Replace(s)
+}
+
+// oddLinkset is goodLinkset with the odd targets, as an application/linkset
+// document (RFC 9264 §4.1).
+const oddLinkset = `<https://doi.org/10.1/a,b;c>; rel="cite-as"; anchor="{base}/record",
+ <{base}/meta.json>; rel="describedby"; type="application/ld+json"; anchor="{base}/record",
+ <{base}/data,1;v=2.csv>; rel="item"; type="text/csv"; anchor="{base}/record",
+ <https://spdx.org/licenses/CC0-1.0>; rel="license"; anchor="{base}/record",
+ <https://schema.org/Dataset>; rel="type"; anchor="{base}/record",
+ <https://schema.org/AboutPage>; rel="type"; anchor="{base}/record",
+ <https://orcid.org/0000-0002-1825-0097>; rel="author"; anchor="{base}/record",
+ <{base}/record>; rel="collection"; type="text/html"; anchor="{base}/data,1;v=2.csv",
+ <{base}/record>; rel="describes"; type="text/html"; anchor="{base}/meta.json"
+`
+
+// TestFetchCommaInTarget reads a cite-as and an item whose targets hold a
+// comma and a semicolon, in the Link header, the HTML, a JSON linkset
+// and an application/linkset one: each is read whole, at both levels,
+// and Check reports nothing (the page is Level 2 otherwise).
+func TestFetchCommaInTarget(t *testing.T) {
+	var header []string
+	for _, l := range level1 {
+		header = append(header, odd(l))
+	}
+	var noCiteAs []string
+	for _, l := range header {
+		if !strings.Contains(l, "cite-as") {
+			noCiteAs = append(noCiteAs, l)
+		}
+	}
+	jsonDocs := map[string][2]string{"/linkset": {weblink.LinksetJSONType, odd(goodLinkset)}}
+	tests := []struct {
+		name string
+		site site
+	}{
+		{"Link header, JSON linkset", site{header: header, docs: jsonDocs}},
+		{"Link header, application/linkset", site{
+			header: append(slices.Clone(noCiteAs[:len(noCiteAs)-1]), `<https://doi.org/10.1/a,b;c>; rel="cite-as"`, `<{base}/linkset>; rel="linkset"; type="application/linkset"`),
+			docs:   map[string][2]string{"/linkset": {weblink.LinksetType, oddLinkset}}}},
+		{"HTML cite-as", site{header: noCiteAs, html: `<link rel="cite-as" href="https://doi.org/10.1/a,b;c">`, docs: jsonDocs}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := serve(t, tt.site)
+			req, _ := http.NewRequest(http.MethodGet, base+"/record", nil)
+			s, err := Fetch(context.Background(), nil, req)
+			if err != nil {
+				t.Fatalf("Fetch: %v", err)
+			}
+			item := strings.ReplaceAll(oddItem, "{base}", base)
+			if got := targets(s.CiteAs); !slices.Equal(got, []string{oddCiteAs}) {
+				t.Errorf("CiteAs %q, want %q", got, oddCiteAs)
+			}
+			if got := targets(s.Items); !slices.Equal(got, []string{item}) {
+				t.Errorf("Items %q, want %q", got, item)
+			}
+			var citeAs, items, collections []string
+			for _, l := range s.Level2 {
+				switch l.Rel[0] {
+				case "cite-as":
+					citeAs = append(citeAs, l.Target)
+				case "item":
+					items = append(items, l.Target)
+				case "collection":
+					collections = append(collections, l.Anchor)
+				}
+			}
+			if !slices.Equal(citeAs, []string{oddCiteAs}) || !slices.Equal(items, []string{item}) || !slices.Equal(collections, []string{item}) {
+				t.Errorf("Level2 cite-as %q, item %q, collection anchors %q; want %q, %q, %q", citeAs, items, collections, oddCiteAs, item, item)
+			}
+			if ps := s.Check(); len(ps) != 0 || s.Level() != 2 {
+				t.Errorf("Level() = %d, Check():", s.Level())
+				for _, p := range ps {
+					t.Errorf("  %s %v", p.Msg, p.Link)
+				}
+			}
+		})
+	}
+}
+
+// targets returns the targets of links.
+func targets(links weblink.Links) []string {
+	var out []string
+	for _, l := range links {
+		out = append(out, l.Target)
+	}
+	return out
 }
