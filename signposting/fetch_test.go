@@ -2,12 +2,15 @@ package signposting
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/weblinking/weblink"
+	"github.com/weblinking/weblink/paging"
 )
 
 // TestFetchArguments: a nil context, a nil request or one without a URL,
@@ -138,4 +141,61 @@ func targets(links weblink.Links) []string {
 		out = append(out, l.Target)
 	}
 	return out
+}
+
+// TestFetchStatus fetches a Level 2 landing page (its author link in the
+// HTML) answering 200, 410 Gone and 404: a 410 is a tombstone and is read
+// like a 200, its HTML and linkset too, at Level 2; a 404 is an error
+// whose Signposts hold the header's links only.
+func TestFetchStatus(t *testing.T) {
+	tests := []struct {
+		status  int
+		err     bool // a *paging.StatusError
+		authors int  // from the HTML
+		level2  bool // the linkset was read
+	}{
+		{http.StatusOK, false, 1, true},
+		{http.StatusGone, false, 1, true},
+		{http.StatusNotFound, true, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.status), func(t *testing.T) {
+			st := site{
+				header: without(`rel="author"`),
+				html:   `<link rel="author" href="https://orcid.org/0000-0002-1825-0097">`,
+				status: tt.status,
+				docs:   map[string][2]string{"/linkset": {weblink.LinksetJSONType, goodLinkset}},
+			}
+			base := serve(t, st)
+			req, _ := http.NewRequest(http.MethodGet, base+"/record", nil)
+			s, err := Fetch(context.Background(), nil, req)
+			var se *paging.StatusError
+			if got := errors.As(err, &se); got != tt.err || (got && se.StatusCode != tt.status) {
+				t.Fatalf("Fetch error %v; want a *paging.StatusError: %v", err, tt.err)
+			}
+			if s == nil {
+				t.Fatal("Fetch returned no Signposts")
+			}
+			if s.StatusCode != tt.status {
+				t.Errorf("StatusCode %d, want %d", s.StatusCode, tt.status)
+			}
+			if got := targets(s.CiteAs); !slices.Equal(got, []string{"https://doi.org/10.5281/zenodo.1"}) {
+				t.Errorf("CiteAs %q, want the header's", got)
+			}
+			if len(s.Authors) != tt.authors {
+				t.Errorf("%d authors, want %d (from the HTML)", len(s.Authors), tt.authors)
+			}
+			if got := len(s.Level2) > 0; got != tt.level2 {
+				t.Errorf("%d links at Level 2; want the linkset read: %v", len(s.Level2), tt.level2)
+			}
+			if !tt.err {
+				if s.Level() != 2 {
+					t.Errorf("Level() = %d, want 2", s.Level())
+				}
+				for _, p := range s.Check() {
+					t.Errorf("problem: %s %v", p.Msg, p.Link)
+				}
+			}
+		})
+	}
 }
