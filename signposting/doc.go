@@ -110,10 +110,12 @@
 // page and of its linksets together, at most 16 linksets, only on the
 // landing page's origin, each fetched once and never from a linkset (a
 // linkset that points to itself is read once), and Authorization and
-// Cookie kept only on redirects within the origin. HTML <a> elements are
-// not signposts. A 410 Gone response is a tombstone page, which the
-// profile wants to keep its signposts: it is read like a 200, and
-// [Signposts.StatusCode] says 410.
+// Cookie kept only on redirects within the origin. A linkset request
+// carries the User-Agent of the request and none of its credentials, on
+// the origin too: a linkset behind a login is not read (rule 17). HTML
+// <a> elements are not signposts. A 410 Gone response is a tombstone
+// page, which the profile wants to keep its signposts: it is read like a
+// 200, and [Signposts.StatusCode] says 410.
 //
 // # Publishing
 //

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/weblinking/weblink"
@@ -194,6 +196,99 @@ func TestFetchStatus(t *testing.T) {
 				}
 				for _, p := range s.Check() {
 					t.Errorf("problem: %s %v", p.Msg, p.Link)
+				}
+			}
+		})
+	}
+}
+
+// TestFetchCredentials sends Fetch a request with Authorization, Cookie
+// and User-Agent to a landing page on origin a, whose linksets are on a
+// or on origin b (127.0.0.1 on another port, where net/http alone would
+// send the credentials), and records what each request carried. As the
+// package documentation says: a linkset on another origin is not
+// requested at all (rule 14 of package discover); the linkset on the
+// origin gets the User-Agent and no credentials; a redirect of the
+// landing page keeps the credentials within the origin only (rule 15 of
+// package discover).
+func TestFetchCredentials(t *testing.T) {
+	tests := []struct {
+		name     string
+		start    string   // the path on a that Fetch requests
+		redirect string   // where a's /start redirects to
+		linksets []string // the rel="linkset" targets of /record
+		want     []string // the requests, "server path: header fields of the credentials"
+		level    int
+	}{
+		{"linkset on the origin", "/record", "", []string{"{base}/linkset"},
+			[]string{"a /record: Authorization Cookie", "a /linkset:"}, 2},
+		{"linkset on another origin", "/record", "", []string{"{b}/linkset"},
+			[]string{"a /record: Authorization Cookie"}, 1},
+		{"linksets on both origins", "/record", "", []string{"{b}/linkset", "{base}/linkset"},
+			[]string{"a /record: Authorization Cookie", "a /linkset:"}, 2},
+		{"landing page redirected within the origin", "/start", "{a}/record", []string{"{base}/linkset"},
+			[]string{"a /start: Authorization Cookie", "a /record: Authorization Cookie", "a /linkset:"}, 2},
+		{"landing page redirected to another origin", "/start", "{b}/record", []string{"{base}/linkset"},
+			[]string{"a /start: Authorization Cookie", "b /record:", "b /linkset:"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			var mu sync.Mutex
+			bases := map[string]string{}
+			server := func(name string) string {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					fields := name + " " + r.URL.Path + ":"
+					for _, h := range []string{"Authorization", "Cookie"} {
+						if r.Header.Get(h) != "" {
+							fields += " " + h
+						}
+					}
+					if ua := r.Header.Get("User-Agent"); ua != "test-agent" {
+						fields += " User-Agent " + strconv.Quote(ua)
+					}
+					mu.Lock()
+					got = append(got, fields)
+					mu.Unlock()
+					fill := strings.NewReplacer("{base}", bases[name], "{a}", bases["a"], "{b}", bases["b"]).Replace
+					switch r.URL.Path {
+					case "/start":
+						http.Redirect(w, r, fill(tt.redirect), http.StatusFound)
+					case "/record":
+						for _, h := range without(`rel="linkset"`) {
+							w.Header().Add("Link", fill(h))
+						}
+						for _, ls := range tt.linksets {
+							w.Header().Add("Link", fill("<"+ls+`>; rel="linkset"; type="application/linkset+json"`))
+						}
+					case "/linkset":
+						w.Header().Set("Content-Type", weblink.LinksetJSONType)
+						w.Write([]byte(fill(goodLinkset)))
+					default:
+						http.NotFound(w, r)
+					}
+				}))
+				t.Cleanup(srv.Close)
+				return srv.URL
+			}
+			bases["a"], bases["b"] = server("a"), server("b")
+			req, _ := http.NewRequest(http.MethodGet, bases["a"]+tt.start, nil)
+			req.Header.Set("Authorization", "Bearer secret")
+			req.Header.Set("Cookie", "session=secret")
+			req.Header.Set("User-Agent", "test-agent")
+			s, err := Fetch(context.Background(), nil, req)
+			if err != nil {
+				t.Fatalf("Fetch: %v", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("requests\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
+			}
+			if s.Level() != tt.level {
+				t.Errorf("Level() = %d, want %d", s.Level(), tt.level)
+				for _, p := range s.Check() {
+					t.Logf("  %s %v", p.Msg, p.Link)
 				}
 			}
 		})
