@@ -9,11 +9,17 @@ import (
 	"testing"
 )
 
-// fuzzHeader reads "Name: value" lines into a header, as they come.
+// fuzzHeader reads "Name: value" lines into a header with the keys net/http
+// gives a response's header: canonical, unless the name holds a byte that
+// no token does, which net/http keeps as written. (Keys spelled two ways,
+// "Set-CookIe" beside "Set-Cookie", net/http never gives: a rebuilt page
+// holds each field under its canonical key, and its values in the order
+// the header map was walked.)
 func fuzzHeader(text string) http.Header {
 	h := make(http.Header)
 	for _, line := range strings.Split(text, "\n") {
 		if name, value, ok := strings.Cut(line, ":"); ok {
+			name = http.CanonicalHeaderKey(name)
 			h[name] = append(h[name], strings.TrimSpace(value))
 		}
 	}
