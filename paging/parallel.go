@@ -154,7 +154,7 @@ type queryDiff struct {
 func differingValue(a, b string) (queryDiff, bool) {
 	var d queryDiff
 	found := false
-	for i, j := 0, 0; i < len(a) || j < len(b); {
+	for i, j := 0, 0; ; i, j = i+1, j+1 { // past the "&" of each
 		ea, eb := element(a[i:]), element(b[j:])
 		if ea != eb {
 			name, va, _ := strings.Cut(ea, "=")
@@ -167,12 +167,17 @@ func differingValue(a, b string) (queryDiff, bool) {
 			}
 			found, d.name, d.start, d.end = true, name, i+len(name)+1, i+len(ea)
 		}
-		i, j = min(i+len(ea)+1, len(a)), min(j+len(eb)+1, len(b))
-		if (i == len(a)) != (j == len(b)) {
-			return d, false // not as many elements
+		i, j = i+len(ea), j+len(eb)
+		// An "&" follows the element in one query and not in the
+		// other: not as many elements (an "&" at the end is followed
+		// by an empty one).
+		if (i < len(a)) != (j < len(b)) {
+			return d, false
+		}
+		if i == len(a) {
+			return d, found
 		}
 	}
-	return d, found
 }
 
 // element returns the query element at the start of q, up to the next "&".

@@ -48,6 +48,8 @@ func TestPredictSeries(t *testing.T) {
 		{"https://a/i?page=1", "https://a/i?page=2&page=2", "https://a/i?page=9&page=2", "", 0, 0},      // the parameter twice
 		{"https://a/i?page=x", "https://a/i?page=2", "https://a/i?page=9", "", 0, 0},                    // current is no number
 		{"https://a/i?page=1", "https://a/i?2", "https://a/i?9", "", 0, 0},                              // no name
+		{"https://a/i?page=1", "https://a/i?page=2&n=5", "https://a/i?page=7&n=5&", "", 0, 0},           // an "&" at the end of one
+		{"https://a/i?page=1", "https://a/i?page=2&n=5&", "https://a/i?page=7&n=5", "", 0, 0},           // of the other
 	} {
 		page, next, last := parse(t, tc.page), parse(t, tc.next), parse(t, tc.last)
 		s, ok := predictSeries(page, next, last)
