@@ -454,6 +454,13 @@ func repeatAdvice(name string) string {
 // It returns the index after the link-value and its comma, and whether
 // there was a comma.
 //
+// It splits elements with the scanner Parse uses (linkscan: quoted-strings,
+// the next element, a "<" in a target), but reads parameters with param
+// below rather than with Parse's: Parse's reader is tuned to skip what
+// Check must see (whitespace around "=", a value that is not a token, a
+// repeated parameter, each at its byte), and Check runs on a sender's
+// headers, not on every response, so the two stay apart on purpose.
+//
 //	link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
 func (c *checker) linkValue(i int) (end int, comma bool) {
 	s := c.s
