@@ -530,7 +530,13 @@ func FuzzRateLimitBody(f *testing.F) {
 		if open != 0 {
 			t.Fatalf("%d bodies left open", open)
 		}
-		if err == nil || len(statuses) != 2 || statuses[1] != status || bodies[1] != string(body) {
+		// A refusal that reports a remaining count is learned (rule 14):
+		// once the retries have spent it, the next retry waits for its
+		// reset before it is sent, and a reset beyond maxWait ends the
+		// iteration there, the error alone naming the page (the
+		// WaitRateLimits doc).
+		forReset := remain != "" && len(statuses) == 1 && errors.Is(err, ErrRateLimited) && strings.Contains(err.Error(), "not requested again")
+		if !forReset && (err == nil || len(statuses) != 2 || statuses[1] != status || bodies[1] != string(body)) {
 			t.Fatalf("yielded %v, error %v; want page 1 and the refusal, its whole body, with an error", statuses, err)
 		}
 	})
