@@ -34,7 +34,8 @@ const defaultMaxBytes = 4 << 20
 // longer than MaxBytes.
 //
 // The links found in the part read are returned, and those after it are
-// missing. Test for it with errors.Is.
+// missing; a cut linkset gives none, as its end may hold links that were
+// never sent (rule 13). Test for it with errors.Is.
 var ErrTruncated = errors.New("discover: body cut at MaxBytes")
 
 // Option configures HTML and Links. Create one with [Hyperlinks],
@@ -69,8 +70,8 @@ func Hyperlinks() Option { return func(c *config) { c.hyperlinks = true } }
 // MaxBytes sets how many bytes of a body [Links] reads (default 4 MiB).
 //
 // It bounds the body of the resource, and the linksets [FollowLinksets]
-// fetches together (rule 17). A longer body is not read further: its links found so far are
-// returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
+// fetches together (rule 17). A longer body is not read further: its links found so far
+// (none for a linkset) are returned with an error wrapping [ErrTruncated]. [HTML] reads all of its
 // reader unless MaxBytes is given. n ≤ 0 leaves the default.
 func MaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
